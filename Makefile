@@ -1,0 +1,30 @@
+# Quick start: `make demo`, `make test`. Each target creates .venv when missing.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/run_demo.py
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q tests
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info .xmux-cache

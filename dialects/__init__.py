@@ -1,0 +1,1 @@
+"""xmux dialects: mux (ComputeMux builtins), attrs (kernel attribute accessors)."""

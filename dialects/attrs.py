@@ -1,0 +1,329 @@
+"""Kernel attributes and scheduling-struct layout: the one place that spells their keys.
+
+Passes communicate through discardable attributes on ``func.func`` (and a few on loops and
+llvm ops). Every read and write goes through the accessors below, so a key is spelled once.
+The kernel-argument metadata that the runtime reads (``ArgInfo``/``KernelInfo``) lives here
+too, with its JSON form (stored next to cached objects).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+
+# ---------------------------------------------------------------------------------------
+# Attribute keys
+# ---------------------------------------------------------------------------------------
+
+KERNEL = "mux.kernel"
+REQD_WORK_GROUP_SIZE = "mux.reqd_work_group_size"
+MAX_WORK_DIM = "mux.max_work_dim"
+WORK_ITEM_ORDER = "mux.work_item_order"
+BASE_NAME = "mux.base_name"
+ORIG_FN = "mux.orig_fn"
+LOCAL_MEM_USAGE = "mux.local_mem_usage"
+REQD_SUB_GROUP_SIZE = "mux.reqd_sub_group_size"
+VECTORIZED_FROM = "mux.vectorized_from"
+VECTORIZED_TO = "mux.vectorized_to"
+SCHEDULING_PARAMS = "mux.scheduling_params"
+WORK_ITEM_LOOP = "mux.work_item_loop"
+LOOP_PARALLEL = "xmux.loop_parallel"
+ACCESS_GROUPS = "xmux.access_groups"
+KERNEL_TABLE = "xmux.kernel_table"
+
+ENTRY_POINT = "entry_point"
+SUB_KERNEL = "sub_kernel"
+
+#: Default work-item order: outermost loop first; xyz means x innermost.
+DEFAULT_WORK_ITEM_ORDER: tuple[int, int, int] = (2, 1, 0)
+
+# ---------------------------------------------------------------------------------------
+# Scheduling structs (all fields i64). Keep in sync with runtime/abi.py.
+# ---------------------------------------------------------------------------------------
+
+SCHED_GLOBAL_SIZE = 0
+SCHED_GLOBAL_OFFSET = 3
+SCHED_LOCAL_SIZE = 6  # enqueued local size
+SCHED_SLICE = 9
+SCHED_TOTAL_SLICES = 10
+SCHED_WORK_DIM = 11
+SCHED_NUM_FIELDS = 12
+
+WG_GROUP_ID = 0
+WG_NUM_GROUPS = 3
+WG_LOCAL_SIZE = 6  # actual local size of this group
+WG_NUM_FIELDS = 9
+
+WI_LOCAL_ID = 0
+WI_NUM_FIELDS = 3
+
+SCHED_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(SCHED_NUM_FIELDS, i64)
+WG_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(WG_NUM_FIELDS, i64)
+WI_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(WI_NUM_FIELDS, i64)
+"""The structs are flat arrays of i64, indexed by the field offsets above."""
+
+
+# ---------------------------------------------------------------------------------------
+# Accessors
+# ---------------------------------------------------------------------------------------
+
+
+def _set_or_clear(op: Operation, key: str, value: Attribute | None) -> None:
+    if value is None:
+        op.attributes.pop(key, None)
+    else:
+        op.attributes[key] = value
+
+
+def _int_array(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _get_int_array(op: Operation, key: str) -> tuple[int, ...] | None:
+    attr = op.attributes.get(key)
+    if attr is None:
+        return None
+    if not isinstance(attr, DenseArrayBase):
+        raise ValueError(f"{op.name} @{_sym(op)}: attribute {key} must be array<i64: ...>")
+    return tuple(int(v) for v in attr.get_values())
+
+
+def _get_int(op: Operation, key: str) -> int | None:
+    attr = op.attributes.get(key)
+    if attr is None:
+        return None
+    if not isinstance(attr, IntegerAttr):
+        raise ValueError(f"{op.name} @{_sym(op)}: attribute {key} must be an integer")
+    return attr.value.data
+
+
+def _sym(op: Operation) -> str:
+    name = op.attributes.get("sym_name") or op.properties.get("sym_name")
+    return name.data if isinstance(name, StringAttr) else "?"
+
+
+def is_kernel(op: Operation) -> bool:
+    return KERNEL in op.attributes
+
+
+def is_entry_point(op: Operation) -> bool:
+    attr = op.attributes.get(KERNEL)
+    return isinstance(attr, StringAttr) and attr.data == ENTRY_POINT
+
+
+def set_kernel(op: Operation, entry: bool = True) -> None:
+    op.attributes[KERNEL] = StringAttr(ENTRY_POINT if entry else SUB_KERNEL)
+
+
+def clear_kernel(op: Operation) -> None:
+    op.attributes.pop(KERNEL, None)
+
+
+def entry_points(module: Operation) -> list[func.FuncOp]:
+    """Entry-point kernels of a module, in module order."""
+    return [op for op in module.walk() if isinstance(op, func.FuncOp) and is_entry_point(op)]
+
+
+def get_reqd_work_group_size(op: Operation) -> tuple[int, int, int] | None:
+    vals = _get_int_array(op, REQD_WORK_GROUP_SIZE)
+    if vals is None:
+        return None
+    if len(vals) != 3 or any(v < 1 for v in vals):
+        raise ValueError(
+            f"@{_sym(op)}: {REQD_WORK_GROUP_SIZE} must be three positive sizes, got {list(vals)}"
+        )
+    return (vals[0], vals[1], vals[2])
+
+
+def set_reqd_work_group_size(op: Operation, size: Sequence[int] | None) -> None:
+    if size is not None:
+        size = list(size) + [1] * (3 - len(size))
+    _set_or_clear(op, REQD_WORK_GROUP_SIZE, None if size is None else _int_array(size))
+
+
+def get_max_work_dim(op: Operation) -> int | None:
+    return _get_int(op, MAX_WORK_DIM)
+
+
+def set_max_work_dim(op: Operation, dim: int | None) -> None:
+    _set_or_clear(op, MAX_WORK_DIM, None if dim is None else IntegerAttr(dim, i64))
+
+
+def get_work_item_order(op: Operation) -> tuple[int, int, int]:
+    vals = _get_int_array(op, WORK_ITEM_ORDER)
+    if vals is None:
+        return DEFAULT_WORK_ITEM_ORDER
+    if sorted(vals) != [0, 1, 2]:
+        raise ValueError(
+            f"@{_sym(op)}: {WORK_ITEM_ORDER} must be a permutation of 0, 1, 2, got {list(vals)}"
+        )
+    return (vals[0], vals[1], vals[2])
+
+
+def set_work_item_order(op: Operation, order: Sequence[int] | None) -> None:
+    if order is not None and sorted(order) != [0, 1, 2]:
+        raise ValueError(f"work-item order must be a permutation of 0, 1, 2, got {list(order)}")
+    _set_or_clear(op, WORK_ITEM_ORDER, None if order is None else _int_array(order))
+
+
+ORDER_NAMES = "xyz"
+
+
+def parse_work_item_order(text: str) -> tuple[int, int, int]:
+    """'xyz' (x innermost) → (2, 1, 0); 'zyx' (z innermost) → (0, 1, 2)."""
+    if sorted(text) != ["x", "y", "z"]:
+        raise ValueError(f"work-item order must be a permutation of 'xyz', got {text!r}")
+    inner_first = [ORDER_NAMES.index(c) for c in text]
+    return (inner_first[2], inner_first[1], inner_first[0])
+
+
+def get_base_name(op: Operation) -> str:
+    attr = op.attributes.get(BASE_NAME)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    return _sym(op)
+
+
+def set_base_name(op: Operation, name: str) -> None:
+    op.attributes[BASE_NAME] = StringAttr(name)
+
+
+def get_orig_fn(op: Operation) -> str | None:
+    attr = op.attributes.get(ORIG_FN)
+    return attr.root_reference.data if isinstance(attr, SymbolRefAttr) else None
+
+
+def set_orig_fn(op: Operation, name: str) -> None:
+    op.attributes[ORIG_FN] = SymbolRefAttr(name)
+
+
+def get_local_mem_usage(op: Operation) -> int:
+    return _get_int(op, LOCAL_MEM_USAGE) or 0
+
+
+def set_local_mem_usage(op: Operation, nbytes: int) -> None:
+    op.attributes[LOCAL_MEM_USAGE] = IntegerAttr(nbytes, i64)
+
+
+def get_reqd_sub_group_size(op: Operation) -> int | None:
+    return _get_int(op, REQD_SUB_GROUP_SIZE)
+
+
+def set_reqd_sub_group_size(op: Operation, size: int | None) -> None:
+    _set_or_clear(op, REQD_SUB_GROUP_SIZE, None if size is None else IntegerAttr(size, i64))
+
+
+def get_vectorized_from(op: Operation) -> str | None:
+    attr = op.attributes.get(VECTORIZED_FROM)
+    return attr.root_reference.data if isinstance(attr, SymbolRefAttr) else None
+
+
+def set_vectorized_link(vector_fn: Operation, scalar_fn: Operation) -> None:
+    vector_fn.attributes[VECTORIZED_FROM] = SymbolRefAttr(_sym(scalar_fn))
+    scalar_fn.attributes[VECTORIZED_TO] = SymbolRefAttr(_sym(vector_fn))
+
+
+def has_scheduling_params(op: Operation) -> bool:
+    return SCHEDULING_PARAMS in op.attributes
+
+
+def set_scheduling_params(op: Operation) -> None:
+    op.attributes[SCHEDULING_PARAMS] = UnitAttr()
+
+
+def is_work_item_loop(op: Operation) -> bool:
+    return WORK_ITEM_LOOP in op.attributes
+
+
+def mark_work_item_loop(op: Operation) -> None:
+    op.attributes[WORK_ITEM_LOOP] = UnitAttr()
+
+
+def get_loop_parallel(op: Operation) -> int | None:
+    return _get_int(op, LOOP_PARALLEL)
+
+
+def set_loop_parallel(op: Operation, group: int) -> None:
+    op.attributes[LOOP_PARALLEL] = IntegerAttr(group, i64)
+
+
+def get_access_groups(op: Operation) -> tuple[int, ...]:
+    return _get_int_array(op, ACCESS_GROUPS) or ()
+
+
+def set_access_groups(op: Operation, groups: Sequence[int]) -> None:
+    _set_or_clear(op, ACCESS_GROUPS, _int_array(groups) if groups else None)
+
+
+def get_kernel_table(module: Operation) -> list[str]:
+    attr = module.attributes.get(KERNEL_TABLE)
+    if attr is None:
+        return []
+    return [s.data for s in attr.data]  # type: ignore[attr-defined]
+
+
+def set_kernel_table(module: Operation, names: Sequence[str]) -> None:
+    from xdsl.dialects.builtin import ArrayAttr
+
+    module.attributes[KERNEL_TABLE] = ArrayAttr([StringAttr(n) for n in names])
+
+
+# ---------------------------------------------------------------------------------------
+# Kernel-argument metadata for the runtime
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class ArgInfo:
+    """One kernel argument as the launcher sees it.
+
+    kind: "memref" (numpy array), "scalar", or "local" (work-group local buffer, issue 3).
+    dtype: numpy dtype name of the element / scalar ("float32", "int8", "bool", ...).
+    shape: memref shape with None for dynamic dims (memref only).
+    strided: True when the memref type has a non-identity (strided) layout, so any numpy
+        strides are accepted; otherwise the array must be C-contiguous.
+    """
+
+    name: str
+    kind: str
+    dtype: str
+    shape: list[int | None] | None = None
+    strided: bool = False
+
+
+@dataclass
+class KernelInfo:
+    name: str
+    symbol: str  # exported entry hook
+    args: list[ArgInfo] = field(default_factory=list)
+    reqd_work_group_size: list[int] | None = None
+    max_work_dim: int | None = None
+    local_mem_usage: int = 0
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(data: dict) -> KernelInfo:
+        args = [ArgInfo(**a) for a in data.get("args", [])]
+        return KernelInfo(**{**data, "args": args})
+
+
+def dump_kernel_infos(infos: Sequence[KernelInfo]) -> str:
+    return json.dumps([i.to_json() for i in infos])
+
+
+def load_kernel_infos(text: str) -> list[KernelInfo]:
+    return [KernelInfo.from_json(d) for d in json.loads(text)]

@@ -1,0 +1,1 @@
+"""xmux: SIMT kernels lowered through xDSL to LLVM and JIT-run on the CPU."""
