@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
+    IntAttr,
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
@@ -69,9 +70,9 @@ WG_NUM_FIELDS = 9
 WI_LOCAL_ID = 0
 WI_NUM_FIELDS = 3
 
-SCHED_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(SCHED_NUM_FIELDS, i64)
-WG_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(WG_NUM_FIELDS, i64)
-WI_INFO_TYPE = llvm.LLVMArrayType.from_size_and_type(WI_NUM_FIELDS, i64)
+SCHED_INFO_TYPE = llvm.LLVMArrayType(IntAttr(SCHED_NUM_FIELDS), i64)
+WG_INFO_TYPE = llvm.LLVMArrayType(IntAttr(WG_NUM_FIELDS), i64)
+WI_INFO_TYPE = llvm.LLVMArrayType(IntAttr(WI_NUM_FIELDS), i64)
 """The structs are flat arrays of i64, indexed by the field offsets above."""
 
 
