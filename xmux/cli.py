@@ -1,0 +1,84 @@
+"""Command-line tools: ``xmux-opt`` (xdsl-opt with xmux) and ``xmux-run`` (JIT-run host @main)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xmux.errors import format_error, is_user_error
+
+
+class XmuxOptMain(xDSLOptMain):
+    """xdsl-opt with xmux's dialects and passes, MLIR-style IR dumps and per-pass timing."""
+
+    version_format = "xmux-opt built on xdsl {xdsl_version}"
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--print-ir-after-all",
+            action="store_true",
+            help="print the IR after every pass to stderr, as mlir-opt does",
+        )
+        arg_parser.add_argument(
+            "--timing",
+            action="store_true",
+            help="print the time each pass took to stderr (as mlir-opt's --mlir-timing)",
+        )
+
+    def setup_pipeline(self) -> None:
+        timings: list[tuple[str, float]] = []
+        self.timings = timings
+        start = time.perf_counter()
+        args = self.args
+
+        def callback(prev: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            nonlocal start
+            if prev is not None:
+                timings.append((prev.name, time.perf_counter() - start))
+            if not args.disable_verify:
+                module.verify()
+            if prev is not None and args.print_ir_after_all:
+                print(f"// -----// IR Dump After {prev.name} //----- //", file=sys.stderr)
+                Printer(stream=sys.stderr).print_op(module)
+                print(file=sys.stderr)
+            if prev is not None and nxt is not None and args.print_between_passes:
+                print(f"IR after {prev.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            start = time.perf_counter()
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
+
+    def run(self) -> None:
+        super().run()
+        if self.args.timing and self.timings:
+            total = sum(t for _, t in self.timings)
+            print("===- Pass execution timing report -===", file=sys.stderr)
+            print(f"  Total: {total * 1e3:.3f} ms", file=sys.stderr)
+            for name, t in self.timings:
+                print(f"  {t * 1e3:10.3f} ms  {name}", file=sys.stderr)
+
+
+def opt_main(argv: Sequence[str] | None = None) -> int:
+    try:
+        XmuxOptMain(description="xmux modular optimizer driver", args=argv).run()
+    except Exception as e:  # user-facing: a clear message instead of a traceback
+        if not is_user_error(e):
+            raise
+        print(format_error(e), file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_main(argv: Sequence[str] | None = None) -> int:
+    from xmux.runtime.runner import main
+
+    return main(argv)

@@ -1,0 +1,81 @@
+"""Where xmux's dialects and passes are found (shared by xmux-opt, the universe and the API).
+
+Passes are discovered: every module in ``transforms/`` and ``lowering/`` that defines a
+``ModulePass`` subclass with a ``name`` contributes it, so adding a pass is adding a file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import pkgutil
+from collections.abc import Callable
+from functools import cache
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+#: dialect name → "module:attribute" of the Dialect object
+_DIALECTS: dict[str, str] = {
+    "mux": "xmux.dialects.mux:Mux",
+    "llvmx": "xmux.lowering.llvmx:LLVMX",
+    "spec": "xmux.dialects.spec:Spec",
+    "oacc": "xmux.dialects.oacc:OACC",
+}
+
+_PASS_PACKAGES = ("xmux.transforms", "xmux.lowering")
+
+
+def _load(path: str) -> Dialect:
+    module, attr = path.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _available(path: str) -> bool:
+    module = path.split(":")[0]
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    return {
+        name: (lambda p=path: _load(p)) for name, path in _DIALECTS.items() if _available(path)
+    }
+
+
+@cache
+def _discover_passes() -> dict[str, type[ModulePass]]:
+    found: dict[str, type[ModulePass]] = {}
+    for pkg_name in _PASS_PACKAGES:
+        pkg = importlib.import_module(pkg_name)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if info.ispkg:
+                continue
+            module = importlib.import_module(f"{pkg_name}.{info.name}")
+            for obj in vars(module).values():
+                if (
+                    inspect.isclass(obj)
+                    and issubclass(obj, ModulePass)
+                    and obj.__module__ == module.__name__
+                    and isinstance(getattr(obj, "name", None), str)
+                ):
+                    found[obj.name] = obj
+    return found
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    return {name: (lambda c=cls: c) for name, cls in _discover_passes().items()}
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with xDSL's dialects and xmux's dialects registered (lazily)."""
+    from xdsl.universe import Universe
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
