@@ -1,1 +1,13 @@
-"""xmux: SIMT kernels lowered through xDSL to LLVM and JIT-run on the CPU."""
+"""xmux: SIMT kernels lowered through xDSL to LLVM and JIT-run on the CPU.
+
+```python
+import xmux
+prog = xmux.compile(source)
+prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
+```
+"""
+
+from xmux.api import Kernel, Program, compile
+from xmux.errors import LaunchError, NotSupportedError, XmuxError
+
+__all__ = ["Kernel", "LaunchError", "NotSupportedError", "Program", "XmuxError", "compile"]

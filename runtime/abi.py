@@ -1,0 +1,119 @@
+"""ctypes mirrors of the kernel ABI (docs/architecture.md, "Contracts").
+
+The compiled entry hook is ``void <k>.mux-entry-hook(ptr packed_args, ptr schedule_info)``.
+The packed-argument struct holds each kernel argument in order with natural C alignment; a
+memref is stored as MLIR's descriptor (allocated, aligned, offset, sizes[R], strides[R]), sizes
+and strides counted in elements. ctypes lays structs out like C, which is what LLVM's default
+x86-64/aarch64 data layout does for these field types.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from functools import cache
+
+import numpy as np
+
+from xmux.dialects import attrs
+
+SchedInfo = ctypes.c_int64 * attrs.SCHED_NUM_FIELDS
+
+ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
+EntryHookFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+#: MLIR element type spelling → numpy dtype name
+MLIR_TO_DTYPE: dict[str, str] = {
+    "i1": "bool",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "ui8": "uint8",
+    "ui16": "uint16",
+    "ui32": "uint32",
+    "ui64": "uint64",
+    "index": "int64",
+    "f16": "float16",
+    "f32": "float32",
+    "f64": "float64",
+}
+
+_CTYPE: dict[str, type] = {
+    "bool": ctypes.c_int8,  # i1 is stored as i8
+    "int8": ctypes.c_int8,
+    "int16": ctypes.c_int16,
+    "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64,
+    "uint8": ctypes.c_uint8,
+    "uint16": ctypes.c_uint16,
+    "uint32": ctypes.c_uint32,
+    "uint64": ctypes.c_uint64,
+    "float16": ctypes.c_uint16,  # bit pattern
+    "float32": ctypes.c_float,
+    "float64": ctypes.c_double,
+}
+
+
+def scalar_ctype(dtype: str) -> type:
+    return _CTYPE[dtype]
+
+
+@cache
+def descriptor_ctype(rank: int) -> type[ctypes.Structure]:
+    fields: list[tuple[str, type]] = [
+        ("allocated", ctypes.c_void_p),
+        ("aligned", ctypes.c_void_p),
+        ("offset", ctypes.c_int64),
+    ]
+    if rank > 0:
+        fields += [("sizes", ctypes.c_int64 * rank), ("strides", ctypes.c_int64 * rank)]
+    return type(f"MemRefDescriptor{rank}", (ctypes.Structure,), {"_fields_": fields})
+
+
+@cache
+def packed_args_ctype(layout: tuple[tuple[str, str, int], ...]) -> type[ctypes.Structure]:
+    """A ctypes struct for the packed arguments; ``layout`` is (name, kind/dtype, rank) per arg."""
+    fields: list[tuple[str, type]] = []
+    for i, (_, what, rank) in enumerate(layout):
+        fields.append((f"a{i}", descriptor_ctype(rank) if what == "memref" else _CTYPE[what]))
+    return type("PackedArgs", (ctypes.Structure,), {"_fields_": fields})
+
+
+def layout_of(kernel: attrs.KernelInfo) -> tuple[tuple[str, str, int], ...]:
+    out = []
+    for a in kernel.args:
+        if a.kind == "memref":
+            out.append((a.name, "memref", len(a.shape or [])))
+        else:
+            out.append((a.name, a.dtype, 0))
+    return tuple(out)
+
+
+def fill_descriptor(desc: ctypes.Structure, array: np.ndarray) -> None:
+    ptr = array.ctypes.data
+    desc.allocated = ptr
+    desc.aligned = ptr
+    desc.offset = 0
+    item = array.itemsize
+    for d in range(array.ndim):
+        desc.sizes[d] = array.shape[d]
+        desc.strides[d] = array.strides[d] // item
+
+
+def schedule_info(
+    global_size: tuple[int, int, int],
+    global_offset: tuple[int, int, int],
+    local_size: tuple[int, int, int],
+    slice_index: int,
+    total_slices: int,
+    work_dim: int,
+) -> ctypes.Array:
+    s = SchedInfo()
+    for d in range(3):
+        s[attrs.SCHED_GLOBAL_SIZE + d] = global_size[d]
+        s[attrs.SCHED_GLOBAL_OFFSET + d] = global_offset[d]
+        s[attrs.SCHED_LOCAL_SIZE + d] = local_size[d]
+    s[attrs.SCHED_SLICE] = slice_index
+    s[attrs.SCHED_TOTAL_SLICES] = total_slices
+    s[attrs.SCHED_WORK_DIM] = work_dim
+    return s

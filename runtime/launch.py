@@ -1,0 +1,226 @@
+"""NDRange launch: argument marshalling, size checks, work-group slices on a thread pool.
+
+A launch validates the arguments against the kernel's metadata (count, dtype, rank, static
+dims, contiguity), normalises the NDRange to three dimensions, splits the work-groups into
+slices and calls the compiled entry hook once per slice. Slices run on a process-wide thread
+pool sized to the cores; ctypes releases the GIL for the duration of each call, so slices run
+in parallel. numpy arrays are passed zero-copy through memref descriptors.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from xmux.dialects.attrs import ArgInfo, KernelInfo
+from xmux.errors import LaunchError
+from xmux.runtime import abi
+
+#: slices per thread: a few more slices than threads evens out uneven work-groups
+SLICES_PER_THREAD = 4
+
+_pool_lock = threading.Lock()
+_pools: dict[int, ThreadPoolExecutor] = {}
+
+
+def default_threads() -> int:
+    env = os.environ.get("XMUX_NUM_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - non-Linux
+        return os.cpu_count() or 1
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="xmux")
+            _pools[threads] = pool
+        return pool
+
+
+def _dims(name: str, what: str, value: Sequence[int] | int | None, fill: int) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, (int, np.integer)):
+        value = (int(value),)
+    vals = tuple(int(v) for v in value)
+    if not 1 <= len(vals) <= 3:
+        raise LaunchError(f"kernel '{name}': {what} must have 1 to 3 dimensions, got {len(vals)}")
+    return vals
+
+
+class NDRange:
+    """A normalised 3-D launch range (unused dimensions are 1 / 0)."""
+
+    def __init__(
+        self,
+        name: str,
+        global_size: Sequence[int] | int,
+        local_size: Sequence[int] | int | None,
+        global_offset: Sequence[int] | int | None,
+        reqd: Sequence[int] | None,
+        max_work_dim: int | None = None,
+    ) -> None:
+        g = _dims(name, "global_size", global_size, 1)
+        if not g:
+            raise LaunchError(f"kernel '{name}': global_size is required")
+        dim = len(g)
+        if max_work_dim is not None and dim > max_work_dim:
+            raise LaunchError(
+                f"kernel '{name}': launched with {dim} dimensions but its max_work_dim is "
+                f"{max_work_dim}"
+            )
+        loc = _dims(name, "local_size", local_size, 1)
+        off = _dims(name, "global_offset", global_offset, 0)
+        for what, vals in (("local_size", loc), ("global_offset", off)):
+            if vals and len(vals) != dim:
+                raise LaunchError(
+                    f"kernel '{name}': {what} has {len(vals)} dimensions, global_size has {dim}"
+                )
+        if any(v < 1 for v in g):
+            raise LaunchError(f"kernel '{name}': global_size must be positive, got {list(g)}")
+        if any(v < 0 for v in off):
+            raise LaunchError(f"kernel '{name}': global_offset must be >= 0, got {list(off)}")
+        if not loc:
+            loc = tuple(reqd[:dim]) if reqd is not None else _default_local(g)
+        if any(v < 1 for v in loc):
+            raise LaunchError(f"kernel '{name}': local_size must be positive, got {list(loc)}")
+        if any(lv > gv for lv, gv in zip(loc, g, strict=True)):
+            raise LaunchError(
+                f"kernel '{name}': local_size {list(loc)} is larger than global_size {list(g)}"
+            )
+        if reqd is not None:
+            want = tuple(reqd)
+            have = tuple(loc) + (1,) * (3 - dim)
+            if have != want:
+                raise LaunchError(
+                    f"kernel '{name}': local_size {list(have)} does not match its "
+                    f"reqd_work_group_size {list(want)}"
+                )
+        pad = 3 - dim
+        self.work_dim = dim
+        self.global_size = g + (1,) * pad
+        self.local_size = loc + (1,) * pad
+        self.global_offset = (off or (0,) * dim) + (0,) * pad
+        self.num_groups = tuple(
+            -(-gs // ls) for gs, ls in zip(self.global_size, self.local_size, strict=True)
+        )
+
+    @property
+    def total_groups(self) -> int:
+        return math.prod(self.num_groups)
+
+
+def _default_local(g: tuple[int, ...]) -> tuple[int, ...]:
+    """A local size when the user gives none: x as wide as divides evenly up to 64."""
+    x = next(c for c in (64, 32, 16, 8, 4, 2, 1) if g[0] % c == 0)
+    return (x,) + (1,) * (len(g) - 1)
+
+
+def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndarray:
+    where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
+    if not isinstance(value, np.ndarray):
+        got = type(value).__name__
+        raise LaunchError(f"{where}: expected a numpy array of {info.dtype}, got {got}")
+    if value.dtype != np.dtype(info.dtype):
+        raise LaunchError(f"{where}: expected dtype {info.dtype}, got {value.dtype}")
+    shape = info.shape or []
+    if value.ndim != len(shape):
+        raise LaunchError(f"{where}: expected rank {len(shape)}, got an array of rank {value.ndim}")
+    for d, (want, have) in enumerate(zip(shape, value.shape, strict=True)):
+        if want is not None and want != have:
+            raise LaunchError(f"{where}: dimension {d} must be {want}, got {have}")
+    if any(s % value.itemsize for s in value.strides):
+        raise LaunchError(f"{where}: strides {value.strides} are not multiples of the item size")
+    if not info.strided and not value.flags.c_contiguous:
+        raise LaunchError(
+            f"{where}: array is not C-contiguous (strides {value.strides}); the kernel's memref "
+            "type has an identity layout — pass np.ascontiguousarray(x) or declare the argument "
+            "with a strided layout, e.g. memref<?x?xf32, strided<[?, ?], offset: ?>>"
+        )
+    return value
+
+
+def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object:
+    where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        raise LaunchError(f"{where}: expected a scalar {info.dtype}, got an array")
+    dt = np.dtype(info.dtype)
+    if isinstance(value, (bool, np.bool_)) or dt.kind == "b":
+        if dt.kind != "b" and not isinstance(value, (int, np.integer)):
+            raise LaunchError(f"{where}: expected {info.dtype}, got a bool")
+        return int(bool(value)) if dt.kind == "b" else int(value)
+    if dt.kind in "iu":
+        if not isinstance(value, (int, np.integer)):
+            raise LaunchError(f"{where}: expected an integer ({info.dtype}), got {value!r}")
+        lim = np.iinfo(dt)
+        if not lim.min <= int(value) <= lim.max:
+            raise LaunchError(f"{where}: {value} does not fit in {info.dtype}")
+        return int(value)
+    if dt.kind == "f":
+        if not isinstance(value, (int, float, np.integer, np.floating)):
+            raise LaunchError(f"{where}: expected a float ({info.dtype}), got {value!r}")
+        if dt == np.float16:
+            return int(np.float16(value).view(np.uint16))
+        return float(dt.type(value))
+    raise LaunchError(f"{where}: unsupported scalar type {info.dtype}")
+
+
+class PackedArgs:
+    """The packed-argument struct for one launch, keeping the arrays it points to alive."""
+
+    def __init__(self, kernel: KernelInfo, args: Sequence[object]) -> None:
+        if len(args) != len(kernel.args):
+            names = ", ".join(a.name for a in kernel.args)
+            raise LaunchError(
+                f"kernel '{kernel.name}' takes {len(kernel.args)} arguments ({names}), "
+                f"got {len(args)}"
+            )
+        layout = abi.layout_of(kernel)
+        self.struct = abi.packed_args_ctype(layout)()
+        self.keepalive: list[object] = []
+        for i, (info, value) in enumerate(zip(kernel.args, args, strict=True)):
+            if info.kind == "memref":
+                arr = _check_array(kernel.name, i, info, value)
+                self.keepalive.append(arr)
+                abi.fill_descriptor(getattr(self.struct, f"a{i}"), arr)
+            elif info.kind == "scalar":
+                setattr(self.struct, f"a{i}", _check_scalar(kernel.name, i, info, value))
+            else:
+                raise LaunchError(
+                    f"kernel '{kernel.name}' argument {i} ('{info.name}'): {info.kind} arguments "
+                    "are not supported by this pipeline yet"
+                )
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self.struct)
+
+
+def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) -> None:
+    """Run all work-groups of ``nd`` through ``entry(packed, sched)`` on ``threads`` threads."""
+    groups = nd.total_groups
+    slices = max(1, min(groups, threads * SLICES_PER_THREAD if threads > 1 else 1))
+    scheds = [
+        abi.schedule_info(
+            nd.global_size, nd.global_offset, nd.local_size, s, slices, nd.work_dim
+        )
+        for s in range(slices)
+    ]
+    if slices == 1:
+        entry(packed, ctypes.addressof(scheds[0]))
+        return
+    pool = _pool(threads)
+    futures = [pool.submit(entry, packed, ctypes.addressof(s)) for s in scheds]
+    for f in futures:
+        f.result()

@@ -1,0 +1,59 @@
+"""Named pass pipelines. ``cpu()`` returns the pass list so users can splice in their own passes.
+
+```python
+from xmux import pipelines
+passes = pipelines.cpu()
+passes.insert(pipelines.index_of(passes, "define-mux-builtins"), MyPass())
+prog = xmux.compile(src, pipeline=passes)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.passes import ModulePass
+
+from xmux.registry import get_all_passes
+
+#: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
+KERNEL_STAGES: tuple[str, ...] = (
+    "transfer-kernel-metadata",
+    "work-item-loops",
+    "replace-local-module-scope-variables",
+    "define-mux-builtins",
+    "add-kernel-wrapper",
+    "add-entry-hook",
+)
+#: Host code (xmux-run's @main) and the final lowering.
+LOWERING_STAGES: tuple[str, ...] = ("convert-mux-launch", "convert-to-llvm")
+
+METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
+
+
+def make_pass(name: str, **options: object) -> ModulePass:
+    passes = get_all_passes()
+    if name not in passes:
+        raise KeyError(f"unknown pass '{name}'; known: {', '.join(sorted(passes))}")
+    return passes[name]()(**options)
+
+
+def cpu(*, fp_control: bool = False) -> list[ModulePass]:
+    """The default CPU pipeline: kernel passes then lowering to the llvm dialect."""
+    names = list(KERNEL_STAGES)
+    if fp_control:
+        names.append("add-floating-point-control")
+    names += LOWERING_STAGES
+    return [make_pass(n) for n in names]
+
+
+def spec(passes: Sequence[ModulePass]) -> str:
+    """The textual pipeline (as for ``xmux-opt -p``) of a pass list."""
+    return ",".join(str(p.pipeline_pass_spec()) for p in passes)
+
+
+def index_of(passes: Sequence[ModulePass], name: str) -> int:
+    for i, p in enumerate(passes):
+        if p.name == name:
+            return i
+    raise KeyError(f"pass '{name}' is not in the pipeline")
