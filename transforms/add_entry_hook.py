@@ -1,0 +1,198 @@
+"""add-entry-hook: the exported per-slice function that runs the work-groups of one slice.
+
+For each entry point (the kernel wrapper ``@"k.mux-kernel-wrapper"(%packed, %wi, %wg, %sched)``
+made by add-kernel-wrapper) the pass adds ``@"k.mux-entry-hook"(%packed, %sched)`` (both
+``!llvm.ptr``), the symbol the runtime calls once per slice (``<base name>.mux-entry-hook``).
+The hook:
+
+1. allocas the work-item info and work-group info structs (``attrs.WI_INFO_TYPE``,
+   ``attrs.WG_INFO_TYPE``) once;
+2. reads the global size and the enqueued local size from the schedule info (the local size is
+   a constant with ``mux.reqd_work_group_size``); the runtime pads unused dimensions with global
+   size 1 and local size 1, so all three dimensions are used alike;
+3. num_groups[d] = ceil(global[d] / local[d]) stored in the work-group info; G = ng0·ng1·ng2;
+4. this slice runs linear groups [s·G/T, (s+1)·G/T) (s = slice, T = total_slices), computed as
+   s·(G/T) + s·(G%T)/T so that nothing overflows 64 bits while T < 2^31;
+5. per linear group ``lin`` (x fastest): g0 = lin % ng0, g1 = (lin / ng0) % ng1,
+   g2 = lin / (ng0·ng1); actual local size[d] = min(local[d], global[d] − g[d]·local[d]) (the
+   OpenCL 2.0 non-uniform remainder group); both stored in the work-group info, then the
+   wrapper is called.
+
+The group loop is a plain ``scf.for`` (not a work-item loop). The hook becomes the entry point
+(``mux.kernel = "entry_point"``, ``mux.base_name``, ``mux.orig_fn`` = the original kernel, the
+kernel attributes copied over), so the lowering keeps it exported; the wrapper becomes a
+``sub_kernel`` and can be inlined.
+
+Expects: add-kernel-wrapper has run (entry points take four ``!llvm.ptr``). Entry points that
+are already hooks are left alone.
+
+Before::
+
+    func.func @"k.mux-kernel-wrapper"(%packed: !llvm.ptr, %wi: !llvm.ptr, %wg: !llvm.ptr,
+        %sched: !llvm.ptr) attributes {mux.kernel = "entry_point", mux.base_name = "k", ...}
+
+After::
+
+    func.func @"k.mux-kernel-wrapper"(...) attributes {mux.kernel = "sub_kernel", ...}
+    func.func @"k.mux-entry-hook"(%packed: !llvm.ptr, %sched: !llvm.ptr)
+        attributes {mux.kernel = "entry_point", mux.base_name = "k", mux.orig_fn = @k} {
+      %wi = llvm.alloca %c1 x !llvm.array<3 x i64> ...
+      %wg = llvm.alloca %c1 x !llvm.array<9 x i64> ...
+      ... loads of global/local sizes, num_groups stores, slice range ...
+      scf.for %lin = %first to %last step %c1 {
+        ... group ids and actual local sizes stored into %wg ...
+        func.call @"k.mux-kernel-wrapper"(%packed, %wi, %wg, %sched) : (...) -> ()
+      }
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xmux.dialects import attrs
+from xmux.errors import XmuxError
+from xmux.transforms.add_kernel_wrapper import PTR, WRAPPER_SUFFIX, copy_kernel_attrs
+
+ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
+INDEX = IndexType()
+
+
+class _Emitter:
+    """Appends ops to a block and returns their single result (a tiny builder)."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def const(self, value: int, typ: Attribute = i64) -> SSAValue:
+        return self(arith.ConstantOp(IntegerAttr(value, typ)))
+
+    def field_ptr(self, base: SSAValue, struct: Attribute, index: int) -> SSAValue:
+        return self(llvm.GEPOp(base, [0, index], struct, inbounds=True))
+
+    def load_field(self, base: SSAValue, struct: Attribute, index: int) -> SSAValue:
+        return self(llvm.LoadOp(self.field_ptr(base, struct, index), i64))
+
+    def store_field(self, value: SSAValue, base: SSAValue, struct: Attribute, index: int) -> None:
+        self(llvm.StoreOp(value, self.field_ptr(base, struct, index)))
+
+
+def _named(v: SSAValue, name: str) -> SSAValue:
+    v.name_hint = name
+    return v
+
+
+def build_entry_hook(wrapper: func.FuncOp) -> func.FuncOp:
+    wname = wrapper.sym_name.data
+    inputs = list(wrapper.function_type.inputs.data)
+    if inputs != [PTR] * 4 or wrapper.function_type.outputs.data:
+        raise XmuxError(
+            f"add-entry-hook: entry point '{wname}' must take (packed, wi_info, wg_info, "
+            "sched_info) pointers and return nothing; run add-kernel-wrapper first"
+        )
+    base = attrs.get_base_name(wrapper)
+    sched_t, wg_t, wi_t = attrs.SCHED_INFO_TYPE, attrs.WG_INFO_TYPE, attrs.WI_INFO_TYPE
+
+    entry = Block(arg_types=[PTR, PTR])
+    packed = _named(entry.args[0], "packed")
+    sched = _named(entry.args[1], "sched_info")
+    e = _Emitter(entry)
+
+    one = e.const(1)
+    wi = _named(e(llvm.AllocaOp(one, wi_t, alignment=8)), "wi_info")
+    wg = _named(e(llvm.AllocaOp(one, wg_t, alignment=8)), "wg_info")
+
+    gsize = [
+        _named(e.load_field(sched, sched_t, attrs.SCHED_GLOBAL_SIZE + d), f"global_size{d}")
+        for d in range(3)
+    ]
+    reqd = attrs.get_reqd_work_group_size(wrapper)
+    if reqd is not None:
+        # the launcher checks the enqueued size against it; constants let LLVM fold divisions
+        lsize = [e.const(v) for v in reqd]
+    else:
+        lsize = [
+            _named(e.load_field(sched, sched_t, attrs.SCHED_LOCAL_SIZE + d), f"enqueued_size{d}")
+            for d in range(3)
+        ]
+    ngroups: list[SSAValue] = []
+    for d in range(3):
+        # ceil(g / l) without arith.ceildivui: (g + l - 1) / l, no overflow for real sizes
+        bumped = e(arith.SubiOp(e(arith.AddiOp(gsize[d], lsize[d])), one))
+        ng = _named(e(arith.DivUIOp(bumped, lsize[d])), f"num_groups{d}")
+        e.store_field(ng, wg, wg_t, attrs.WG_NUM_GROUPS + d)
+        ngroups.append(ng)
+    ng01 = e(arith.MuliOp(ngroups[0], ngroups[1]))
+    total = _named(e(arith.MuliOp(ng01, ngroups[2])), "total_groups")
+
+    slice_ = _named(e.load_field(sched, sched_t, attrs.SCHED_SLICE), "slice")
+    nslices = _named(e.load_field(sched, sched_t, attrs.SCHED_TOTAL_SLICES), "total_slices")
+    quot = e(arith.DivUIOp(total, nslices))
+    rem = e(arith.RemUIOp(total, nslices))
+
+    def slice_start(s: SSAValue) -> SSAValue:
+        # s·G/T == s·(G/T) + s·(G%T)/T exactly; the products stay below G and T².
+        return e(arith.AddiOp(e(arith.MuliOp(s, quot)),
+                              e(arith.DivUIOp(e(arith.MuliOp(s, rem)), nslices))))
+
+    first = _named(slice_start(slice_), "first_group")
+    last = _named(slice_start(e(arith.AddiOp(slice_, one))), "end_group")
+    lb = e(arith.IndexCastOp(first, INDEX))
+    ub = e(arith.IndexCastOp(last, INDEX))
+    step = e.const(1, INDEX)
+
+    body = Block(arg_types=[INDEX])
+    b = _Emitter(body)
+    lin = b(arith.IndexCastOp(_named(body.args[0], "group"), i64))
+    gid0 = b(arith.RemUIOp(lin, ngroups[0]))
+    rest = b(arith.DivUIOp(lin, ngroups[0]))
+    gid1 = b(arith.RemUIOp(rest, ngroups[1]))
+    gid2 = b(arith.DivUIOp(rest, ngroups[1]))
+    for d, gid in enumerate((gid0, gid1, gid2)):
+        _named(gid, f"group_id{d}")
+        b.store_field(gid, wg, wg_t, attrs.WG_GROUP_ID + d)
+        start = b(arith.MuliOp(gid, lsize[d]))
+        left = b(arith.SubiOp(gsize[d], start))
+        actual = _named(b(arith.MinUIOp(lsize[d], left)), f"local_size{d}")
+        b.store_field(actual, wg, wg_t, attrs.WG_LOCAL_SIZE + d)
+    b(func.CallOp(wname, [packed, wi, wg, sched], []))
+    b(scf.YieldOp())
+    e(scf.ForOp(lb, ub, step, [], body))
+    e(func.ReturnOp())
+
+    hook = func.FuncOp(base + ENTRY_HOOK_SUFFIX, ([PTR, PTR], []), Region(entry))
+    attrs.set_kernel(hook, True)
+    attrs.set_base_name(hook, base)
+    attrs.set_orig_fn(hook, attrs.get_orig_fn(wrapper) or wname)
+    copy_kernel_attrs(hook, wrapper)
+    return hook
+
+
+@dataclass(frozen=True)
+class AddEntryHook(ModulePass):
+    """Add the exported ``<k>.mux-entry-hook(packed, sched)`` that loops over a slice's groups."""
+
+    name = "add-entry-hook"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for wrapper in attrs.entry_points(op):
+            if wrapper.sym_name.data.endswith(ENTRY_HOOK_SUFFIX):
+                continue  # already a hook
+            hook = build_entry_hook(wrapper)
+            Rewriter.insert_op(hook, InsertPoint.after(wrapper))
+            attrs.set_kernel(wrapper, False)
+
+
+__all__ = ["AddEntryHook", "ENTRY_HOOK_SUFFIX", "WRAPPER_SUFFIX", "build_entry_hook"]
