@@ -49,11 +49,18 @@ def _read_source(source: object) -> tuple[str | None, object]:
 def parse(text: str, name: str = "<source>"):
     """Parse MLIR text with xmux's dialects; errors carry the location."""
     from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError, VerifyException
 
     from xmux.registry import make_context
 
-    module = Parser(make_context(), text, name).parse_module()
-    module.verify()
+    try:
+        module = Parser(make_context(), text, name).parse_module()
+    except ParseError as e:
+        raise XmuxError(f"cannot parse {name}:\n{e}") from e
+    try:
+        module.verify()
+    except VerifyException as e:
+        raise XmuxError(f"{name} does not verify:\n{e}") from e
     return module
 
 

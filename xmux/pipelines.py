@@ -19,6 +19,7 @@ from xmux.registry import get_all_passes
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
     "transfer-kernel-metadata",
+    "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "work-item-loops",
     "replace-local-module-scope-variables",
     "define-mux-builtins",
@@ -26,7 +27,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "add-entry-hook",
 )
 #: Host code (xmux-run's @main) and the final lowering.
-LOWERING_STAGES: tuple[str, ...] = ("convert-mux-launch", "convert-to-llvm")
+LOWERING_STAGES: tuple[str, ...] = ("convert-to-llvm",)
 
 METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
 

@@ -1,0 +1,67 @@
+// Naive matmul C = A * B, n x n (n = 96), one output element per work-item, 2-D NDRange
+// in 16 x 16 work-groups: get_global_id(0) is the column, get_global_id(1) the row.
+module {
+  func.func @matmul(%n: i32, %a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>)
+      attributes {mux.kernel = "entry_point"} {
+    %col = mux.get_global_id 0 : index
+    %row = mux.get_global_id 1 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %nn = arith.index_cast %n : i32 to index
+    %zero = arith.constant 0.0 : f32
+    %acc = scf.for %k = %c0 to %nn step %c1 iter_args(%s = %zero) -> (f32) {
+      %x = memref.load %a[%row, %k] : memref<?x?xf32>
+      %y = memref.load %b[%k, %col] : memref<?x?xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %s, %p : f32
+      scf.yield %t : f32
+    }
+    memref.store %acc, %c[%row, %col] : memref<?x?xf32>
+    func.return
+  }
+
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 96 : index
+    %n32 = arith.constant 96 : i32
+    %wg = arith.constant 16 : index
+    %c7 = arith.constant 7 : i32
+    %c5 = arith.constant 5 : i32
+    %c3 = arith.constant 3 : i32
+    %scale = arith.constant 0.25 : f32
+    %a = memref.alloc(%n, %n) : memref<?x?xf32>
+    %b = memref.alloc(%n, %n) : memref<?x?xf32>
+    %c = memref.alloc(%n, %n) : memref<?x?xf32>
+    // A[i][j] = ((i + 2j) mod 7 - 3) / 4 and B[i][j] = ((3i + j) mod 5) / 4: exact in f32
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        %ii = arith.index_cast %i : index to i32
+        %jj = arith.index_cast %j : index to i32
+        %j2 = arith.addi %jj, %jj : i32
+        %s1 = arith.addi %ii, %j2 : i32
+        %m1 = arith.remsi %s1, %c7 : i32
+        %d1 = arith.subi %m1, %c3 : i32
+        %f1 = arith.sitofp %d1 : i32 to f32
+        %v1 = arith.mulf %f1, %scale : f32
+        %i3 = arith.muli %ii, %c3 : i32
+        %s2 = arith.addi %i3, %jj : i32
+        %m2 = arith.remsi %s2, %c5 : i32
+        %f2 = arith.sitofp %m2 : i32 to f32
+        %v2 = arith.mulf %f2, %scale : f32
+        memref.store %v1, %a[%i, %j] : memref<?x?xf32>
+        memref.store %v2, %b[%i, %j] : memref<?x?xf32>
+      }
+    }
+    mux.launch @matmul(%n32, %a, %b, %c) global_size(%n, %n) local_size(%wg, %wg)
+        : (i32, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
+    %u = memref.cast %c : memref<?x?xf32> to memref<*xf32>
+    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    memref.dealloc %a : memref<?x?xf32>
+    memref.dealloc %b : memref<?x?xf32>
+    memref.dealloc %c : memref<?x?xf32>
+    func.return
+  }
+
+  func.func private @printMemrefF32(memref<*xf32>)
+}

@@ -1,0 +1,107 @@
+"""`make demo`: run every example through `xmux-run`, check the printed results against numpy.
+
+Each example's host @main fills its inputs with a closed-form pattern; the expectation below
+rebuilds the same inputs with numpy and computes the result independently.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def parse_memref(text: str) -> np.ndarray:
+    """The first printMemref* block of ``text`` as a numpy array."""
+    m = re.search(r"sizes = \[([^\]]*)\].*?data = \n(.*)", text, re.S)
+    if m is None:
+        raise ValueError("no printMemref output found")
+    sizes = [int(s) for s in m.group(1).split(",") if s.strip()]
+    values = [float(v) for v in re.findall(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf",
+                                            m.group(2))]
+    count = int(np.prod(sizes)) if sizes else 1
+    return np.array(values[:count], dtype=np.float64).reshape(sizes)
+
+
+def expect_vecadd() -> np.ndarray:
+    a = np.arange(1000, dtype=np.float32)
+    return a + a * np.float32(0.5)
+
+
+def expect_saxpy() -> np.ndarray:
+    x = np.arange(4096, dtype=np.float32)
+    y = np.float32(3.0) - x
+    y[96:] = np.float32(1.5) * x[96:] + y[96:]
+    return y
+
+
+def expect_matmul() -> np.ndarray:
+    i, j = np.meshgrid(np.arange(96), np.arange(96), indexing="ij")
+    a = (((i + 2 * j) % 7) - 3).astype(np.float32) * np.float32(0.25)
+    b = ((3 * i + j) % 5).astype(np.float32) * np.float32(0.25)
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+def expect_conv3x3() -> np.ndarray:
+    h, w = 40, 48
+    i, j = np.meshgrid(np.arange(h), np.arange(w), indexing="ij")
+    img = np.zeros((h + 2, w + 2), np.float64)
+    img[1:-1, 1:-1] = (i * j) % 11
+    k = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], np.float64) / 16
+    out = np.zeros((h, w))
+    for dy in range(3):
+        for dx in range(3):
+            out += k[dy, dx] * img[dy : dy + h, dx : dx + w]
+    return out
+
+
+EXAMPLES: dict[str, Callable[[], np.ndarray]] = {
+    "vecadd": expect_vecadd,
+    "saxpy": expect_saxpy,
+    "matmul": expect_matmul,
+    "conv3x3": expect_conv3x3,
+}
+
+
+def xmux_run() -> list[str]:
+    exe = shutil.which("xmux-run", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-c", "import sys; from xmux.cli import run_main; "
+                              "sys.exit(run_main())"]
+
+
+def main() -> int:
+    failures = 0
+    print(f"{'example':10} {'result':28} {'wall ms':>9} {'compile ms':>11} {'kernel ms':>10}")
+    for name, expect in EXAMPLES.items():
+        path = HERE / f"{name}.mlir"
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [*xmux_run(), "--timing", str(path)], capture_output=True, text=True, check=False
+        )
+        wall = (time.perf_counter() - t0) * 1e3
+        if proc.returncode != 0:
+            print(f"{name:10} FAILED (exit {proc.returncode})\n{proc.stderr}")
+            failures += 1
+            continue
+        got = parse_memref(proc.stdout)
+        want = expect()
+        ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-5)
+        failures += not ok
+        timing = dict(re.findall(r"// (compile|launch \w+): ([\d.]+) ms", proc.stderr))
+        kernel = next((v for k, v in timing.items() if k.startswith("launch")), "?")
+        status = f"verified {got.shape}" if ok else f"MISMATCH max err {np.abs(got - want).max()}"
+        print(f"{name:10} {status:28} {wall:9.1f} {timing.get('compile', '?'):>11} {kernel:>10}")
+    print("all examples verified" if not failures else f"{failures} example(s) failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""``xmux-run FILE.mlir``: JIT-run the host function ``@main`` of a module with kernels.
+
+The whole module goes through the CPU pipeline: ``convert-mux-launch`` turns each
+``mux.launch`` in host code into a call of ``xmux_launch``, the kernels are scheduled and
+everything is lowered to LLVM. ``xmux_launch`` and ``printMemref*`` resolve to Python callbacks;
+the launch callback runs the kernel's entry hook over the NDRange on the slice thread pool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from xmux.errors import LaunchError, XmuxError, format_error, is_user_error
+from xmux.runtime import abi, launch, runner_utils
+
+LaunchFn = ctypes.CFUNCTYPE(
+    None,
+    ctypes.c_int64,
+    ctypes.c_void_p,
+    ctypes.c_int64,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.POINTER(ctypes.c_int64),
+)
+
+
+class HostProgram:
+    """A compiled module with a host ``@main`` whose kernel launches go through the launcher."""
+
+    def __init__(self, text: str, name: str = "<source>", threads: int | None = None) -> None:
+        from xmux import api
+        from xmux.dialects import attrs
+        from xmux.runtime import jit
+
+        self.threads = threads or launch.default_threads()
+        self.errors: list[BaseException] = []
+        self.launch_times: list[tuple[str, float]] = []
+        module = api.parse(text, name)
+        names = {getattr(op, "sym_name", None) for op in module.ops}
+        if not any(n is not None and n.data == "main" for n in names):
+            raise XmuxError(f"{name}: no host function @main to run")
+        t0 = time.perf_counter()
+        ir_text, infos = api.compile_to_llvm_ir(module)
+        self.infos = {i.name: i for i in infos}
+        self.table = attrs.get_kernel_table(module)
+        # keep the callbacks alive as long as the JIT code may call them
+        self._callbacks = {"xmux_launch": LaunchFn(self._launch), **runner_utils.printers()}
+        for sym, cb in self._callbacks.items():
+            jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+        self.jit = jit.compile_ir(ir_text, cache_key=None)
+        self.compile_seconds = time.perf_counter() - t0
+        self._entries = {
+            n: abi.EntryHookFn(self.jit.address(n + abi.ENTRY_HOOK_SUFFIX)) for n in self.table
+        }
+
+    def _launch(self, index: int, packed: int, dim: int, g, loc, off) -> None:
+        name = self.table[index]
+        try:
+            info = self.infos[name]
+            nd = launch.NDRange(
+                name,
+                [g[d] for d in range(dim)],
+                [loc[d] for d in range(dim)],
+                [off[d] for d in range(dim)],
+                info.reqd_work_group_size,
+                info.max_work_dim,
+            )
+            t0 = time.perf_counter()
+            launch.run_ndrange(self._entries[name], packed, nd, self.threads)
+            self.launch_times.append((name, time.perf_counter() - t0))
+        except BaseException as e:  # noqa: BLE001 - reported after @main returns
+            self.errors.append(e)
+
+    def run_main(self) -> None:
+        main = ctypes.CFUNCTYPE(None)(self.jit.address("main"))
+        main()
+        if self.errors:
+            first = self.errors[0]
+            if isinstance(first, XmuxError):
+                raise first
+            raise LaunchError(f"kernel launch failed: {first}") from first
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="xmux-run", description=__doc__.splitlines()[0])
+    ap.add_argument("file", help="MLIR file with kernels and a host func.func @main")
+    ap.add_argument("--threads", type=int, default=None, help="worker threads (default: cores)")
+    ap.add_argument("--timing", action="store_true", help="print compile and launch times")
+    args = ap.parse_args(argv)
+    try:
+        path = Path(args.file)
+        if not path.exists():
+            raise XmuxError(f"no such file: {path}")
+        prog = HostProgram(path.read_text(), str(path), args.threads)
+        t0 = time.perf_counter()
+        prog.run_main()
+        run_s = time.perf_counter() - t0
+    except Exception as e:
+        if not is_user_error(e):
+            raise
+        print(format_error(e), file=sys.stderr)
+        return 1
+    if args.timing:
+        print(f"// compile: {prog.compile_seconds * 1e3:.1f} ms", file=sys.stderr)
+        for name, t in prog.launch_times:
+            print(f"// launch {name}: {t * 1e3:.3f} ms", file=sys.stderr)
+        print(f"// main: {run_s * 1e3:.1f} ms", file=sys.stderr)
+    return 0
