@@ -19,14 +19,19 @@ attributes on ``func.func`` spelled only in ``dialects/attrs.py``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
+    AnyFloat,
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     Signedness,
     SymbolRefAttr,
+    VectorType,
+    i1,
     i32,
 )
 from xdsl.dialects.utils import BitEnumAttribute, EnumAttribute
@@ -42,10 +47,13 @@ from xdsl.ir import (
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
+    EqAttrConstraint,
     IRDLOperation,
+    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     prop_def,
     result_def,
     traits_def,
@@ -157,6 +165,14 @@ LOGICAL_KINDS = frozenset(
     {GroupOpKind.LOGICAL_AND, GroupOpKind.LOGICAL_OR, GroupOpKind.LOGICAL_XOR}
 )
 INTEGER_KINDS = frozenset(GroupOpKind) - FLOAT_KINDS - LOGICAL_KINDS
+_FLOAT_COUNTERPART = {
+    GroupOpKind.ADD: GroupOpKind.FADD,
+    GroupOpKind.MUL: GroupOpKind.FMUL,
+    GroupOpKind.SMIN: GroupOpKind.FMIN,
+    GroupOpKind.UMIN: GroupOpKind.FMIN,
+    GroupOpKind.SMAX: GroupOpKind.FMAX,
+    GroupOpKind.UMAX: GroupOpKind.FMAX,
+}
 
 
 @irdl_attr_definition
@@ -586,6 +602,848 @@ class SubGroupBarrierOp(_ControlBarrier):
 
 
 # =======================================================================================
+# Group collectives and sub-group shuffles
+# =======================================================================================
+
+
+def _is_int(t: Attribute) -> bool:
+    return isinstance(t, IntegerType | IndexType)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat)
+
+
+def _is_scalar(t: Attribute) -> bool:
+    return _is_int(t) or _is_float(t)
+
+
+def _element_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def _is_bool(t: Attribute) -> bool:
+    return t == i1
+
+
+class GroupCollectiveOp(IRDLOperation):
+    """Base of every group collective and shuffle.
+
+    ``group_scope`` is "work_group", "sub_group" or "vec_group"; ``collective`` names the
+    builtin family ("reduce", "scan_inclusive", "scan_exclusive", "broadcast", "any",
+    "all", "shuffle", "shuffle_up", "shuffle_down", "shuffle_xor").
+    """
+
+    GROUP_SCOPE: ClassVar[str]
+    COLLECTIVE: ClassVar[str]
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ()
+    """Operands whose type must equal the result type."""
+
+    def verify(self, verify_nested_ops: bool = True) -> None:
+        # Checked before IRDL's own constraints, whose message would not name the op.
+        for name in self.SAME_TYPE:
+            t = getattr(self, name).type
+            if t != self.result.type:
+                raise VerifyException(
+                    f"'{self.name}' result type {self.result.type} must equal the type {t} "
+                    f"of operand '{name}'"
+                )
+        super().verify(verify_nested_ops)
+
+    @property
+    def group_scope(self) -> str:
+        return self.GROUP_SCOPE
+
+    @property
+    def collective(self) -> str:
+        return self.COLLECTIVE
+
+    def _check_value(self, t: Attribute, what: str = "value") -> None:
+        """Work- and sub-group collectives take scalars; vec-group ones scalars or vectors."""
+        elem = _element_type(t) if self.group_scope == "vec_group" else t
+        if not _is_scalar(elem):
+            allowed = "a scalar integer or float"
+            if self.group_scope == "vec_group":
+                allowed += " or a vector of them"
+            raise VerifyException(f"'{self.name}' {what} must be {allowed}, got {t}")
+
+
+class _WorkGroupIdMixin(IRDLOperation):
+    """Work-group collectives carry the barrier id of their builtin's first argument."""
+
+    id = prop_def(IntegerAttr[I32], default_value=IntegerAttr(0, i32))
+
+    @property
+    def barrier_id(self) -> int:
+        return self.id.value.data
+
+
+class ReductionLikeOp(GroupCollectiveOp):
+    """Base of reduce and scans: property ``kind`` (a ``GroupOpKind``), operand ``value``."""
+
+    kind = prop_def(GroupOpKindAttr)
+
+    @property
+    def kind_value(self) -> GroupOpKind:
+        return self.kind.data
+
+    def verify_(self) -> None:
+        t = self.value.type
+        self._check_value(t)
+        elem = _element_type(t)
+        k = self.kind.data
+        if k in FLOAT_KINDS and not _is_float(elem):
+            raise VerifyException(f"'{self.name}' kind {k.value} needs a float value, got {t}")
+        if k in INTEGER_KINDS and not _is_int(elem):
+            hint = _FLOAT_COUNTERPART.get(k) if _is_float(elem) else None
+            raise VerifyException(
+                f"'{self.name}' kind {k.value} needs an integer value, got {t}"
+                + (f" (use {hint.value} for floats)" if hint else "")
+            )
+        if k in LOGICAL_KINDS and not _is_int(elem):
+            raise VerifyException(
+                f"'{self.name}' kind {k.value} needs an i1 or integer value, got {t}"
+            )
+
+
+def _ctor_kind(kind: GroupOpKind | str) -> GroupOpKindAttr:
+    return GroupOpKindAttr(GroupOpKind(kind))
+
+
+class _UniformReductionOp(ReductionLikeOp):
+    """Work-/sub-group reduce or scan: result type = operand type."""
+
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
+    result = result_def(T)
+
+    def __init__(self, kind: GroupOpKind | str, value: SSAValue | Operation, id: int = 0):
+        props: dict[str, Attribute] = {"kind": _ctor_kind(kind)}
+        if self.GROUP_SCOPE == "work_group":
+            props["id"] = _i32_attr(id)
+        v = SSAValue.get(value)
+        super().__init__(operands=[v], result_types=[v.type], properties=props)
+
+
+_WG_REDUCE_FORMAT = "(`id` $id^ `,`)? $kind $value attr-dict `:` type($value)"
+_SG_REDUCE_FORMAT = "$kind $value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class WorkGroupReduceOp(_UniformReductionOp, _WorkGroupIdMixin):
+    """``__mux_work_group_reduce_<kind>(id, val)``: ``kind`` over the values of every
+    invocation of the work-group, returned to all.
+
+    ``%r = mux.work_group_reduce fadd %x : f32``, ``mux.work_group_reduce id 2, add %i : i32``
+    """
+
+    name = "mux.work_group_reduce"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "reduce"
+    assembly_format = _WG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class WorkGroupScanInclusiveOp(_UniformReductionOp, _WorkGroupIdMixin):
+    """``__mux_work_group_scan_inclusive_<kind>(id, val)``: ``kind`` over the values of
+    invocations 0..i (local linear id order) of the work-group.
+
+    ``%r = mux.work_group_scan_inclusive mul %x : i32``
+    """
+
+    name = "mux.work_group_scan_inclusive"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "scan_inclusive"
+    assembly_format = _WG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class WorkGroupScanExclusiveOp(_UniformReductionOp, _WorkGroupIdMixin):
+    """``__mux_work_group_scan_exclusive_<kind>(id, val)``: ``kind`` over the identity and
+    the values of invocations 0..i-1 of the work-group.
+
+    ``%r = mux.work_group_scan_exclusive fmul %x : f64``
+    """
+
+    name = "mux.work_group_scan_exclusive"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "scan_exclusive"
+    assembly_format = _WG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class SubGroupReduceOp(_UniformReductionOp):
+    """``__mux_sub_group_reduce_<kind>(val)``: reduce over the sub-group.
+
+    ``%r = mux.sub_group_reduce add %x : i32``
+    """
+
+    name = "mux.sub_group_reduce"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "reduce"
+    assembly_format = _SG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class SubGroupScanInclusiveOp(_UniformReductionOp):
+    """``__mux_sub_group_scan_inclusive_<kind>(val)``: inclusive scan over the sub-group.
+
+    ``%r = mux.sub_group_scan_inclusive mul %x : i32``
+    """
+
+    name = "mux.sub_group_scan_inclusive"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "scan_inclusive"
+    assembly_format = _SG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class SubGroupScanExclusiveOp(_UniformReductionOp):
+    """``__mux_sub_group_scan_exclusive_<kind>(val)``: exclusive scan over the sub-group.
+
+    ``%r = mux.sub_group_scan_exclusive mul %x : i64``
+    """
+
+    name = "mux.sub_group_scan_exclusive"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "scan_exclusive"
+    assembly_format = _SG_REDUCE_FORMAT
+
+
+@irdl_op_definition
+class VecGroupReduceOp(ReductionLikeOp):
+    """``__mux_vec_group_reduce_<kind>(val)``: reduce over the lanes of a vector (the result
+    is the element type); for a scalar, the identity (a group of one).
+
+    ``%r = mux.vec_group_reduce add %v : vector<4xi32> -> i32``
+    """
+
+    name = "mux.vec_group_reduce"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "reduce"
+
+    value = operand_def(AnyAttr())
+    result = result_def(AnyAttr())
+
+    assembly_format = "$kind $value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, kind: GroupOpKind | str, value: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(
+            operands=[v],
+            result_types=[_element_type(v.type)],
+            properties={"kind": _ctor_kind(kind)},
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        expected = _element_type(self.value.type)
+        if self.result.type != expected:
+            raise VerifyException(
+                f"'{self.name}' result must be the element type {expected} of the value, "
+                f"got {self.result.type}"
+            )
+
+
+class _VecGroupScanOp(ReductionLikeOp):
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$kind $value attr-dict `:` type($value)"
+
+    def __init__(self, kind: GroupOpKind | str, value: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(operands=[v], result_types=[v.type], properties={"kind": _ctor_kind(kind)})
+
+
+@irdl_op_definition
+class VecGroupScanInclusiveOp(_VecGroupScanOp):
+    """``__mux_vec_group_scan_inclusive_<kind>(val)``: inclusive scan across the lanes of a
+    vector (lane i gets lanes 0..i); the result has the value's type.
+
+    ``%r = mux.vec_group_scan_inclusive add %v : vector<4xi32>``
+    """
+
+    name = "mux.vec_group_scan_inclusive"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "scan_inclusive"
+
+
+@irdl_op_definition
+class VecGroupScanExclusiveOp(_VecGroupScanOp):
+    """``__mux_vec_group_scan_exclusive_<kind>(val)``: exclusive scan across the lanes of a
+    vector (lane i gets the identity and lanes 0..i-1); the result has the value's type.
+
+    ``%r = mux.vec_group_scan_exclusive mul %v : vector<2xi64>``
+    """
+
+    name = "mux.vec_group_scan_exclusive"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "scan_exclusive"
+
+
+# --- broadcast -----------------------------------------------------------------------
+
+
+@irdl_op_definition
+class WorkGroupBroadcastOp(GroupCollectiveOp, _WorkGroupIdMixin):
+    """``__mux_work_group_broadcast(id, val, lidx, lidy, lidz)``: the value of the invocation
+    with local id (x, y, z) (unused dimensions 0), returned to all.
+
+    ``%r = mux.work_group_broadcast %v, %x, %y, %z : i32``
+    """
+
+    name = "mux.work_group_broadcast"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "broadcast"
+
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
+    local_id_x = operand_def(IndexType)
+    local_id_y = operand_def(IndexType)
+    local_id_z = operand_def(IndexType)
+    result = result_def(T)
+
+    assembly_format = (
+        "(`id` $id^ `,`)? $value `,` $local_id_x `,` $local_id_y `,` $local_id_z attr-dict"
+        " `:` type($value)"
+    )
+
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        local_id: Sequence[SSAValue | Operation],
+        id: int = 0,
+    ):
+        v = SSAValue.get(value)
+        super().__init__(
+            operands=[v, *local_id], result_types=[v.type], properties={"id": _i32_attr(id)}
+        )
+
+    def verify_(self) -> None:
+        self._check_value(self.value.type)
+
+
+@irdl_op_definition
+class SubGroupBroadcastOp(GroupCollectiveOp):
+    """``__mux_sub_group_broadcast(val, sg_lid)``: the value of the invocation with sub-group
+    local id ``sg_lid`` (i32), returned to all.
+
+    ``%r = mux.sub_group_broadcast %v, %lid : i64``
+    """
+
+    name = "mux.sub_group_broadcast"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "broadcast"
+
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    value = operand_def(T)
+    sub_group_local_id = operand_def(I32)
+    result = result_def(T)
+
+    assembly_format = "$value `,` $sub_group_local_id attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation, sub_group_local_id: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(operands=[v, sub_group_local_id], result_types=[v.type])
+
+    def verify_(self) -> None:
+        self._check_value(self.value.type)
+
+
+@irdl_op_definition
+class VecGroupBroadcastOp(GroupCollectiveOp):
+    """``__mux_vec_group_broadcast(val, vec_id)``: lane ``vec_id`` (i32) of a vector value;
+    the result is the element type (a scalar value is returned unchanged).
+
+    ``%r = mux.vec_group_broadcast %v, %lane : vector<2xi64> -> i64``
+    """
+
+    name = "mux.vec_group_broadcast"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "broadcast"
+
+    value = operand_def(AnyAttr())
+    vec_id = operand_def(I32)
+    result = result_def(AnyAttr())
+
+    assembly_format = "$value `,` $vec_id attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, value: SSAValue | Operation, vec_id: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(operands=[v, vec_id], result_types=[_element_type(v.type)])
+
+    def verify_(self) -> None:
+        self._check_value(self.value.type)
+        expected = _element_type(self.value.type)
+        if self.result.type != expected:
+            raise VerifyException(
+                f"'{self.name}' result must be the element type {expected} of the value, "
+                f"got {self.result.type}"
+            )
+
+
+# --- any / all ---------------------------------------------------------------------------
+
+
+class _BoolGroupOp(GroupCollectiveOp):
+    """any/all: true if any/all invocations' (or lanes') ``value`` is true."""
+
+    value = operand_def(AnyAttr())
+    result = result_def(EqAttrConstraint(i1))
+
+    def __init__(self, value: SSAValue | Operation, id: int | None = None):
+        props = {} if id is None else {"id": _i32_attr(id)}
+        super().__init__(operands=[value], result_types=[i1], properties=props)
+
+    def verify_(self) -> None:
+        t = self.value.type
+        ok = _is_bool(_element_type(t)) if self.group_scope == "vec_group" else _is_bool(t)
+        if not ok:
+            allowed = "i1 or vector of i1" if self.group_scope == "vec_group" else "i1"
+            raise VerifyException(f"'{self.name}' value must be {allowed}, got {t}")
+
+
+@irdl_op_definition
+class WorkGroupAnyOp(_BoolGroupOp, _WorkGroupIdMixin):
+    """``__mux_work_group_any(id, x)``: true if any invocation's ``x`` is true.
+
+    ``%r = mux.work_group_any %b : i1``
+    """
+
+    name = "mux.work_group_any"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "any"
+    assembly_format = "(`id` $id^ `,`)? $value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class WorkGroupAllOp(_BoolGroupOp, _WorkGroupIdMixin):
+    """``__mux_work_group_all(id, x)``: true if every invocation's ``x`` is true.
+
+    ``%r = mux.work_group_all %b : i1``
+    """
+
+    name = "mux.work_group_all"
+    GROUP_SCOPE: ClassVar[str] = "work_group"
+    COLLECTIVE: ClassVar[str] = "all"
+    assembly_format = "(`id` $id^ `,`)? $value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class SubGroupAnyOp(_BoolGroupOp):
+    """``__mux_sub_group_any(x)``: true if any invocation of the sub-group has ``x`` true.
+
+    ``%r = mux.sub_group_any %b : i1``
+    """
+
+    name = "mux.sub_group_any"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "any"
+    assembly_format = "$value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class SubGroupAllOp(_BoolGroupOp):
+    """``__mux_sub_group_all(x)``: true if every invocation of the sub-group has ``x`` true.
+
+    ``%r = mux.sub_group_all %b : i1``
+    """
+
+    name = "mux.sub_group_all"
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    COLLECTIVE: ClassVar[str] = "all"
+    assembly_format = "$value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class VecGroupAnyOp(_BoolGroupOp):
+    """``__mux_vec_group_any(x)``: true if any lane of ``x`` is true.
+
+    ``%r = mux.vec_group_any %v : vector<4xi1>``
+    """
+
+    name = "mux.vec_group_any"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "any"
+    assembly_format = "$value attr-dict `:` type($value)"
+
+
+@irdl_op_definition
+class VecGroupAllOp(_BoolGroupOp):
+    """``__mux_vec_group_all(x)``: true if every lane of ``x`` is true.
+
+    ``%r = mux.vec_group_all %v : vector<4xi1>``
+    """
+
+    name = "mux.vec_group_all"
+    GROUP_SCOPE: ClassVar[str] = "vec_group"
+    COLLECTIVE: ClassVar[str] = "all"
+    assembly_format = "$value attr-dict `:` type($value)"
+
+
+# --- sub-group shuffles --------------------------------------------------------------------
+
+
+class _ShuffleOp(GroupCollectiveOp):
+    GROUP_SCOPE: ClassVar[str] = "sub_group"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    def verify_(self) -> None:
+        self._check_value(self.result.type)
+
+
+@irdl_op_definition
+class SubGroupShuffleOp(_ShuffleOp):
+    """``__mux_sub_group_shuffle(val, lid)``: ``val`` of the invocation with sub-group
+    local id ``lid`` (i32).
+
+    ``%r = mux.sub_group_shuffle %v, %lid : i32``
+    """
+
+    name = "mux.sub_group_shuffle"
+    COLLECTIVE: ClassVar[str] = "shuffle"
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    value = operand_def(_ShuffleOp.T)
+    lid = operand_def(I32)
+    result = result_def(_ShuffleOp.T)
+    assembly_format = "$value `,` $lid attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation, lid: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(operands=[v, lid], result_types=[v.type])
+
+
+@irdl_op_definition
+class SubGroupShuffleUpOp(_ShuffleOp):
+    """``__mux_sub_group_shuffle_up(prev, curr, delta)``: with index = sub-group local id −
+    ``delta`` (i32): ``curr`` of invocation index if 0 <= index < max sub-group size, else
+    ``prev`` of invocation index + max size if index >= −max size.
+
+    ``%r = mux.sub_group_shuffle_up %prev, %curr, %delta : i8``
+    """
+
+    name = "mux.sub_group_shuffle_up"
+    COLLECTIVE: ClassVar[str] = "shuffle_up"
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("prev", "curr")
+    prev = operand_def(_ShuffleOp.T)
+    curr = operand_def(_ShuffleOp.T)
+    delta = operand_def(I32)
+    result = result_def(_ShuffleOp.T)
+    assembly_format = "$prev `,` $curr `,` $delta attr-dict `:` type($result)"
+
+    def __init__(
+        self, prev: SSAValue | Operation, curr: SSAValue | Operation, delta: SSAValue | Operation
+    ):
+        v = SSAValue.get(curr)
+        super().__init__(operands=[prev, v, delta], result_types=[v.type])
+
+
+@irdl_op_definition
+class SubGroupShuffleDownOp(_ShuffleOp):
+    """``__mux_sub_group_shuffle_down(curr, next, delta)``: with index = sub-group local id
+    + ``delta`` (i32): ``curr`` of invocation index if index < max sub-group size, else
+    ``next`` of invocation index − max size if index < 2·max size.
+
+    ``%r = mux.sub_group_shuffle_down %curr, %next, %delta : f32``
+    """
+
+    name = "mux.sub_group_shuffle_down"
+    COLLECTIVE: ClassVar[str] = "shuffle_down"
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("curr", "next")
+    curr = operand_def(_ShuffleOp.T)
+    next = operand_def(_ShuffleOp.T)
+    delta = operand_def(I32)
+    result = result_def(_ShuffleOp.T)
+    assembly_format = "$curr `,` $next `,` $delta attr-dict `:` type($result)"
+
+    def __init__(
+        self, curr: SSAValue | Operation, next: SSAValue | Operation, delta: SSAValue | Operation
+    ):
+        v = SSAValue.get(curr)
+        super().__init__(operands=[v, next, delta], result_types=[v.type])
+
+
+@irdl_op_definition
+class SubGroupShuffleXorOp(_ShuffleOp):
+    """``__mux_sub_group_shuffle_xor(val, xor_val)``: ``val`` of the invocation with
+    sub-group local id = own id XOR ``xor_val`` (i32).
+
+    ``%r = mux.sub_group_shuffle_xor %v, %mask : f64``
+    """
+
+    name = "mux.sub_group_shuffle_xor"
+    COLLECTIVE: ClassVar[str] = "shuffle_xor"
+    SAME_TYPE: ClassVar[tuple[str, ...]] = ("value",)
+    value = operand_def(_ShuffleOp.T)
+    xor_val = operand_def(I32)
+    result = result_def(_ShuffleOp.T)
+    assembly_format = "$value `,` $xor_val attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation, xor_val: SSAValue | Operation):
+        v = SSAValue.get(value)
+        super().__init__(operands=[v, xor_val], result_types=[v.type])
+
+
+COLLECTIVE_OPS: tuple[type[GroupCollectiveOp], ...] = (
+    WorkGroupReduceOp,
+    WorkGroupScanInclusiveOp,
+    WorkGroupScanExclusiveOp,
+    WorkGroupBroadcastOp,
+    WorkGroupAnyOp,
+    WorkGroupAllOp,
+    SubGroupReduceOp,
+    SubGroupScanInclusiveOp,
+    SubGroupScanExclusiveOp,
+    SubGroupBroadcastOp,
+    SubGroupAnyOp,
+    SubGroupAllOp,
+    VecGroupReduceOp,
+    VecGroupScanInclusiveOp,
+    VecGroupScanExclusiveOp,
+    VecGroupBroadcastOp,
+    VecGroupAnyOp,
+    VecGroupAllOp,
+    SubGroupShuffleOp,
+    SubGroupShuffleUpOp,
+    SubGroupShuffleDownOp,
+    SubGroupShuffleXorOp,
+)
+
+
+# =======================================================================================
+# DMA
+# =======================================================================================
+
+
+class DmaOp(IRDLOperation):
+    """Base of the DMA transfers: ``dst``/``src`` memrefs (copied from their first element;
+    reads go global → local, writes local → global, not enforced), sizes and strides in
+    **bytes** (index) as the reference's ``__mux_dma_*`` builtins, an optional ``event``
+    of an earlier transfer to chain onto, and the resulting ``!mux.event``.
+    """
+
+    result = result_def(EventType)
+
+    IS_READ: ClassVar[bool]
+    RANK: ClassVar[int]
+
+
+_DMA_TAIL = " (`event` `(` $event^ `)`)? attr-dict `:` type($dst) `,` type($src)"
+
+
+class _Dma1D(DmaOp):
+    RANK: ClassVar[int] = 1
+    # dst/src declared here, not in DmaOp, so that they come first in the operand list
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    width = operand_def(IndexType)
+    event = opt_operand_def(EventType)
+
+    assembly_format = "$dst `,` $src `width` `(` $width `)`" + _DMA_TAIL
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        width: SSAValue | Operation,
+        event: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[dst, src, width, [] if event is None else [event]],
+            result_types=[EventType()],
+        )
+
+
+class _Dma2D(DmaOp):
+    RANK: ClassVar[int] = 2
+    # dst/src declared here, not in DmaOp, so that they come first in the operand list
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    width = operand_def(IndexType)
+    dst_stride = operand_def(IndexType)
+    src_stride = operand_def(IndexType)
+    height = operand_def(IndexType)
+    event = opt_operand_def(EventType)
+
+    assembly_format = (
+        "$dst `,` $src `width` `(` $width `)` `dst_stride` `(` $dst_stride `)`"
+        " `src_stride` `(` $src_stride `)` `height` `(` $height `)`" + _DMA_TAIL
+    )
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        width: SSAValue | Operation,
+        dst_stride: SSAValue | Operation,
+        src_stride: SSAValue | Operation,
+        height: SSAValue | Operation,
+        event: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[
+                dst,
+                src,
+                width,
+                dst_stride,
+                src_stride,
+                height,
+                [] if event is None else [event],
+            ],
+            result_types=[EventType()],
+        )
+
+
+class _Dma3D(DmaOp):
+    RANK: ClassVar[int] = 3
+    # dst/src declared here, not in DmaOp, so that they come first in the operand list
+    dst = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    width = operand_def(IndexType)
+    dst_line_stride = operand_def(IndexType)
+    src_line_stride = operand_def(IndexType)
+    height = operand_def(IndexType)
+    dst_plane_stride = operand_def(IndexType)
+    src_plane_stride = operand_def(IndexType)
+    depth = operand_def(IndexType)
+    event = opt_operand_def(EventType)
+
+    assembly_format = (
+        "$dst `,` $src `width` `(` $width `)` `dst_line_stride` `(` $dst_line_stride `)`"
+        " `src_line_stride` `(` $src_line_stride `)` `height` `(` $height `)`"
+        " `dst_plane_stride` `(` $dst_plane_stride `)` `src_plane_stride` `(` $src_plane_stride"
+        " `)` `depth` `(` $depth `)`" + _DMA_TAIL
+    )
+
+    def __init__(
+        self,
+        dst: SSAValue | Operation,
+        src: SSAValue | Operation,
+        width: SSAValue | Operation,
+        dst_line_stride: SSAValue | Operation,
+        src_line_stride: SSAValue | Operation,
+        height: SSAValue | Operation,
+        dst_plane_stride: SSAValue | Operation,
+        src_plane_stride: SSAValue | Operation,
+        depth: SSAValue | Operation,
+        event: SSAValue | Operation | None = None,
+    ):
+        super().__init__(
+            operands=[
+                dst,
+                src,
+                width,
+                dst_line_stride,
+                src_line_stride,
+                height,
+                dst_plane_stride,
+                src_plane_stride,
+                depth,
+                [] if event is None else [event],
+            ],
+            result_types=[EventType()],
+        )
+
+
+@irdl_op_definition
+class DmaRead1DOp(_Dma1D):
+    """``__mux_dma_read_1D(dst, src, width, event)``: copy ``width`` bytes from global
+    ``src`` to local ``dst``.
+
+    ``%e = mux.dma_read_1d %dst, %src width(%w) : memref<64xf32, 3>, memref<?xf32>``
+    """
+
+    name = "mux.dma_read_1d"
+    IS_READ: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class DmaWrite1DOp(_Dma1D):
+    """``__mux_dma_write_1D(dst, src, width, event)``: copy ``width`` bytes from local
+    ``src`` to global ``dst``.
+
+    ``%e = mux.dma_write_1d %dst, %src width(%w) event(%e0) : memref<?xf32>, memref<64xf32, 3>``
+    """
+
+    name = "mux.dma_write_1d"
+    IS_READ: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class DmaRead2DOp(_Dma2D):
+    """``__mux_dma_read_2D(dst, src, width, dst_stride, src_stride, height, event)``:
+    ``height`` rows of ``width`` bytes, rows ``dst_stride``/``src_stride`` bytes apart.
+
+    ``%e = mux.dma_read_2d %dst, %src width(%w) dst_stride(%ds) src_stride(%ss) height(%h)
+    : memref<8x8xf32, 3>, memref<?x?xf32>``
+    """
+
+    name = "mux.dma_read_2d"
+    IS_READ: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class DmaWrite2DOp(_Dma2D):
+    """``__mux_dma_write_2D(dst, src, width, dst_stride, src_stride, height, event)``: the
+    2D copy from local ``src`` to global ``dst``."""
+
+    name = "mux.dma_write_2d"
+    IS_READ: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class DmaRead3DOp(_Dma3D):
+    """``__mux_dma_read_3D(dst, src, width, dst_line_stride, src_line_stride, height,
+    dst_plane_stride, src_plane_stride, depth, event)``: ``depth`` planes of ``height``
+    rows of ``width`` bytes."""
+
+    name = "mux.dma_read_3d"
+    IS_READ: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class DmaWrite3DOp(_Dma3D):
+    """``__mux_dma_write_3D(...)``: the 3D copy from local ``src`` to global ``dst``."""
+
+    name = "mux.dma_write_3d"
+    IS_READ: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class DmaWaitOp(IRDLOperation):
+    """``__mux_dma_wait(num_events, events)``: wait for the transfers of ``events``.
+
+    ``mux.dma_wait %e0, %e1``
+    """
+
+    name = "mux.dma_wait"
+
+    events = var_operand_def(EventType)
+
+    assembly_format = "$events attr-dict"
+
+    def __init__(self, events: Sequence[SSAValue | Operation]):
+        super().__init__(operands=[events])
+
+
+DMA_OPS: tuple[type[IRDLOperation], ...] = (
+    DmaRead1DOp,
+    DmaWrite1DOp,
+    DmaRead2DOp,
+    DmaWrite2DOp,
+    DmaRead3DOp,
+    DmaWrite3DOp,
+    DmaWaitOp,
+)
+
+
+# =======================================================================================
 # Host side: kernel launch
 # =======================================================================================
 
@@ -664,6 +1522,8 @@ _OPS: list[type[IRDLOperation]] = [
     MemBarrierOp,
     WorkGroupBarrierOp,
     SubGroupBarrierOp,
+    *COLLECTIVE_OPS,
+    *DMA_OPS,
     LaunchOp,
 ]
 
@@ -671,9 +1531,12 @@ BARRIER_OPS: tuple[type[IRDLOperation], ...] = (WorkGroupBarrierOp, SubGroupBarr
 
 
 def is_barrier_like(op: Operation) -> bool:
-    """True for control barriers and group collectives (ops every invocation of a group
-    must reach together)."""
-    return isinstance(op, BARRIER_OPS)
+    """True for control barriers and work-/sub-group collectives and shuffles: ops that
+    every invocation of a group must reach together. Vec-group ops work within one
+    invocation, and ``mux.mem_barrier`` is a fence only: neither is barrier-like."""
+    if isinstance(op, BARRIER_OPS):
+        return True
+    return isinstance(op, GroupCollectiveOp) and op.group_scope != "vec_group"
 
 
 Mux = Dialect(
