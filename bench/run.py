@@ -1,0 +1,745 @@
+#!/usr/bin/env python3
+"""xmux vs PoCL vs gcc -O3 vs numpy on the shared reference kernels, in one run.
+
+    .venv/bin/python bench/run.py                   # full sizes (BASELINE.md), ~2-3 min
+    .venv/bin/python bench/run.py --quick           # smoke run: small sizes, few reps
+    .venv/bin/python bench/run.py --write-results   # also write bench/RESULTS.md
+
+What is measured (README.md has the details):
+  * steady-state kernel time, every backend of one kernel interleaved in short bursts
+    (the shared baseline's ``interleaved``): xmux = wall time of the blocking launch call,
+    PoCL = profiling-event time (its launch wall time is shown too), gcc/numpy = wall time;
+  * xmux naive matmul on 1 vs 2 threads;
+  * xmux text -> first result: in this process with the disk cache off (XMUX_CACHE=0), in a
+    fresh process with the cache off, and in a fresh process with a warm on-disk cache;
+  * every result is checked against a float64 numpy reference.
+
+PoCL runs in ``bench/pocl_worker.py`` under the PoCL venv of ``../shared/bench/setup.sh``
+(``--pocl-python``, default $BENCH_POCL_PYTHON or /tmp/benchvenv/bin/python); without it the
+PoCL columns are skipped with a note. Exit status 1 when a result fails verification or an
+xmux kernel fails to compile or run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# OpenBLAS reads these when numpy loads; the shared baseline measured numpy's matmul without
+# them (this machine's environment pins an older core type), so drop them and start again.
+_BLAS_ENV = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+if any(k in os.environ for k in _BLAS_ENV):
+    _env = {k: v for k, v in os.environ.items() if k not in _BLAS_ENV}
+    _env["BENCH_DROPPED_ENV"] = ",".join(f"{k}={os.environ[k]}" for k in _BLAS_ENV
+                                         if k in os.environ)
+    os.execve(sys.executable, [sys.executable, *sys.argv], _env)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+import workloads as wl  # noqa: E402  (loads the shared baseline: sets OMP/PoCL env)
+
+bl = wl.baseline()
+REPO = wl.BENCH_DIR.parent
+RESULTS_MD = wl.BENCH_DIR / "RESULTS.md"
+DEFAULT_POCL_PY = os.environ.get("BENCH_POCL_PYTHON", "/tmp/benchvenv/bin/python")
+
+#: xmux/PoCL kernel-time targets (issue): at most this ratio
+TARGET_VS_POCL = {"vecadd": 1.0, "saxpy": 1.0, "matmul_naive": 0.5, "conv3x3": 1.0}
+TARGET_THREAD_SPEEDUP = 1.7   # 2 threads vs 1 on naive matmul: at least
+TARGET_COLD_MS = 500.0        # text -> first result, disk cache off: at most
+TARGET_WARM_MS = 50.0         # text -> first result, warm disk cache: at most
+
+WARMUP_KERNEL = """\
+func.func @bench_warmup(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %x = memref.load %a[%i] : memref<?xf32>
+  %y = arith.addf %x, %x : f32
+  memref.store %y, %a[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+log = bl.log
+median = bl.median
+
+
+def kernel_text(name: str, reqd: tuple[int, ...] | None = None) -> str:
+    """The kernel's MLIR; with ``reqd`` the entry point also gets mux.reqd_work_group_size."""
+    text = (wl.KERNEL_DIR / f"{name}.mlir").read_text()
+    if reqd is None:
+        return text
+    r = (tuple(reqd) + (1, 1))[:3]
+    attr = (f'mux.kernel = "entry_point", '
+            f"mux.reqd_work_group_size = array<i64: {r[0]}, {r[1]}, {r[2]}>")
+    new, n = re.subn(r'mux\.kernel = "entry_point"', attr, text)
+    assert n == 1, name
+    return new
+
+
+class Outputs:
+    """Per-backend output arrays and the argument lists of each kernel."""
+
+    def __init__(self, d: dict[str, np.ndarray], s: wl.Sizes) -> None:
+        self.d, self.s = d, s
+        self.c = np.empty_like(d["a"])
+        self.y = d["y0"].copy()
+        self.C = np.empty_like(d["A"])
+        self.out = np.empty((s.conv_h, s.conv_w), np.float32)
+
+    def reset(self) -> None:
+        """NaN outputs so a stale correct result can never pass verification."""
+        for a in (self.c, self.C, self.out):
+            a.fill(np.nan)
+        self.y[:] = self.d["y0"]
+
+    def result(self, name: str) -> np.ndarray:
+        return {"vecadd": self.c, "saxpy": self.y, "matmul_naive": self.C,
+                "conv3x3": self.out}[name]
+
+    def kernel_args(self, name: str) -> list[object]:
+        """Arguments in the order of bench/kernels/<name>.mlir."""
+        d = self.d
+        if name == "vecadd":
+            return [d["a"], d["b"], self.c]
+        if name == "saxpy":
+            return [d["alpha"], d["x"], self.y]
+        if name == "matmul_naive":
+            return [np.int32(self.s.n_mm), d["A"], d["B"], self.C]
+        if name == "conv3x3":
+            return [d["img_pad"], self.out, d["w"]]
+        raise KeyError(name)
+
+
+def check(name: str, backend: str, got: np.ndarray, ref: dict[str, np.ndarray]) -> bool:
+    return bl.check(name, backend, got, ref[name], *bl.TOL[wl.TOL_KEY[name]])
+
+
+# --------------------------------------------------------------------------------------------
+# gcc (shared ref.c) and numpy
+# --------------------------------------------------------------------------------------------
+def gcc_backends(lib, d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
+    o = Outputs(d, s)
+    o.reset()
+    p = bl.ptr
+    pa, pb, pc, px, py = p(d["a"]), p(d["b"]), p(o.c), p(d["x"]), p(o.y)
+    pA, pB, pC = p(d["A"]), p(d["B"]), p(o.C)
+    pP, po, pw = p(d["img_pad"]), p(o.out), p(d["w"])
+    n, m = s.n_vec, s.n_mm
+    calls: dict[str, Callable[[], None]] = {
+        "vecadd": lambda: lib.ref_vecadd(pa, pb, pc, n),
+        "saxpy": lambda: lib.ref_saxpy(d["alpha"], px, py, n),
+        "matmul_naive": lambda: lib.ref_matmul(m, pA, pB, pC),
+        "conv3x3": lambda: lib.ref_conv3x3(s.conv_w, s.conv_h, s.conv_w + 2, pP, po, pw),
+    }
+    out = {}
+    for name, call in calls.items():
+        call()
+        check(name, "gcc", o.result(name), ref)
+        out[name] = bl.Backend("gcc", "gcc", call=call)
+    out["_keep"] = o  # the pointers above point into o
+    return out
+
+
+def numpy_backends(d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
+    o = Outputs(d, s)
+    o.reset()
+    tmp = np.empty_like(d["x"])
+    t2 = np.empty_like(o.out)
+    P, w, H, W = d["img_pad"], d["w"], s.conv_h, s.conv_w
+
+    def saxpy() -> None:  # two passes, as in the baseline
+        np.multiply(d["x"], d["alpha"], out=tmp)
+        np.add(o.y, tmp, out=o.y)
+
+    def conv() -> None:
+        np.multiply(P[0:H, 0:W], w[0], out=o.out)
+        for k in range(1, 9):
+            j, i = divmod(k, 3)
+            np.multiply(P[j:j + H, i:i + W], w[k], out=t2)
+            np.add(o.out, t2, out=o.out)
+
+    calls = {
+        "vecadd": (lambda: np.add(d["a"], d["b"], out=o.c), "numpy"),
+        "saxpy": (saxpy, "numpy"),
+        "matmul_naive": (lambda: np.matmul(d["A"], d["B"], out=o.C), "numpy-blas"),
+        "conv3x3": (conv, "numpy"),
+    }
+    out = {}
+    for name, (call, kind) in calls.items():
+        call()
+        check(name, "numpy", o.result(name), ref)
+        out[name] = bl.Backend("numpy", kind, call=call)
+    out["_keep"] = o
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# PoCL (worker process in the PoCL venv)
+# --------------------------------------------------------------------------------------------
+class PoclWorker:
+    def __init__(self, python: str, quick: bool) -> None:
+        cmd = [python, str(wl.BENCH_DIR / "pocl_worker.py")] + (["--quick"] if quick else [])
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True)
+        self.hello = self._read()
+        if "error" in self.hello:
+            self.close()
+            raise RuntimeError(self.hello["error"])
+
+    def _read(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"PoCL worker exited (status {self.proc.poll()})")
+        return json.loads(line)
+
+    def ask(self, cmd: str):
+        self.proc.stdin.write(cmd + "\n")
+        self.proc.stdin.flush()
+        r = self._read()
+        if isinstance(r, dict) and "error" in r:
+            raise RuntimeError(f"PoCL worker: {r['error']}")
+        return r
+
+    def backend(self, name: str) -> bl.Backend:
+        return bl.Backend("pocl", "pocl", burst=lambda n: self.ask(f"run {name} {n}"))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+
+
+def start_pocl(args, tmp: Path, ref) -> tuple[PoclWorker | None, dict]:
+    info: dict = {}
+    if args.no_pocl:
+        info["note"] = "PoCL skipped (--no-pocl)"
+        return None, info
+    if not os.path.exists(args.pocl_python):
+        info["note"] = (f"PoCL skipped: {args.pocl_python} not found "
+                        "(run `bash ../shared/bench/setup.sh` to create the PoCL venv)")
+        return None, info
+    try:
+        w = PoclWorker(args.pocl_python, args.quick)
+    except (RuntimeError, OSError, json.JSONDecodeError) as e:
+        info["note"] = f"PoCL skipped: {e}"
+        return None, info
+    info.update(w.hello)
+    log(f"[pocl] {w.hello['device']}: kernels.cl built in {w.hello['build_ms']:.0f} ms (cache off)")
+    vdir = tmp / "pocl_out"
+    vdir.mkdir()
+    info["first_launch_ms"] = w.ask(f"verify {vdir}")["first_launch_ms"]
+    for name in wl.KERNELS:
+        check(name, "pocl", np.load(vdir / f"{name}.npy"), ref)
+    return w, info
+
+
+# --------------------------------------------------------------------------------------------
+# xmux
+# --------------------------------------------------------------------------------------------
+def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
+    """Compile every kernel (timing text -> first result, cache off) and build backends.
+
+    Returns (backends by label per kernel, compile stats, one-time init stats)."""
+    import xmux
+
+    bk: dict[str, dict[str, bl.Backend]] = {}
+    stats: dict[str, dict] = {}
+    o = Outputs(d, s)
+    # one-time costs of the first compile in a process (pass registry, LLVM target set-up)
+    warm_buf = np.zeros(1024, np.float32)
+    t0 = time.perf_counter()
+    try:
+        xmux.compile(WARMUP_KERNEL).kernel("bench_warmup")(warm_buf, global_size=(1024,))
+    except Exception as e:
+        errors.append(f"xmux: warm-up kernel failed: {type(e).__name__}: {e}")
+        return bk, stats, {}
+    init = {"first_compile_and_launch_ms": (time.perf_counter() - t0) * 1e3}
+    log(f"[xmux] first compile+launch in the process (tiny kernel): "
+        f"{init['first_compile_and_launch_ms']:.0f} ms")
+
+    for name in wl.KERNELS:
+        g, lsz = wl.launch_shape(name, s)
+        kargs = o.kernel_args(name)
+        st: dict = {"compile_ms": [], "first_launch_ms": [], "total_ms": []}
+        try:
+            k = None
+            for i in range(reps_cold):
+                o.reset()
+                t0 = time.perf_counter()
+                prog = xmux.compile(kernel_text(name), cache=False)
+                k = prog.kernel(name)
+                t1 = time.perf_counter()
+                k(*kargs, global_size=g, local_size=lsz)
+                t2 = time.perf_counter()
+                st["compile_ms"].append((t1 - t0) * 1e3)
+                st["first_launch_ms"].append((t2 - t1) * 1e3)
+                st["total_ms"].append((t2 - t0) * 1e3)
+                if i == 0:
+                    st["verified"] = check(name, "xmux", o.result(name), ref)
+                    st["llvm_ir"] = prog.llvm_ir
+            labels: dict[str, bl.Backend] = {
+                "xmux": bl.Backend("xmux", "xmux",
+                                   call=lambda k=k, a=kargs, g=g, lsz=lsz: k(
+                                       *a, global_size=g, local_size=lsz)),
+            }
+            # same kernel with mux.reqd_work_group_size = its local size (constant WI loops)
+            o.reset()
+            kr = xmux.compile(kernel_text(name, lsz), cache=False).kernel(name)
+            kr(*kargs, global_size=g, local_size=lsz)
+            st["reqd_verified"] = check(name, "xmux-reqd", o.result(name), ref)
+            labels["xmux-reqd"] = bl.Backend(
+                "xmux-reqd", "xmux",
+                call=lambda k=kr, a=kargs, g=g, lsz=lsz: k(*a, global_size=g, local_size=lsz))
+            if name == "matmul_naive":
+                for t in (1, 2):
+                    o.reset()
+                    k(*kargs, global_size=g, local_size=lsz, threads=t)
+                    check(name, f"xmux-{t}t", o.result(name), ref)
+                    labels[f"xmux-{t}t"] = bl.Backend(
+                        f"xmux-{t}t", "xmux",
+                        call=lambda k=k, a=kargs, g=g, lsz=lsz, t=t: k(
+                            *a, global_size=g, local_size=lsz, threads=t))
+        except Exception as e:
+            msg = f"xmux {name}: {type(e).__name__}: {str(e).strip()[:400]}"
+            errors.append(msg)
+            log("  " + msg)
+            stats[name] = st
+            continue
+        bk[name] = labels
+        stats[name] = st
+        log(f"  {name:<13} cold compile {median(st['compile_ms']):6.0f} ms + first launch "
+            f"{median(st['first_launch_ms']):6.1f} ms (median of {reps_cold}, cache off)")
+    bk["_keep"] = o  # type: ignore[assignment]
+    return bk, stats, init
+
+
+def compile_child(name: str, quick: bool) -> int:
+    """Fresh-process text -> first result (run by the parent with XMUX_CACHE* set)."""
+    s = wl.QUICK if quick else wl.FULL
+    d = wl.make_data(s)
+    ref = wl.references(d)
+    o = Outputs(d, s)
+    o.reset()
+    g, lsz = wl.launch_shape(name, s)
+    kargs = o.kernel_args(name)
+    text = kernel_text(name)
+    t0 = time.perf_counter()
+    import xmux
+    t1 = time.perf_counter()
+    k = xmux.compile(text).kernel(name)
+    t2 = time.perf_counter()
+    k(*kargs, global_size=g, local_size=lsz)
+    t3 = time.perf_counter()
+    ok = bool(np.allclose(o.result(name), ref[name], *bl.TOL[wl.TOL_KEY[name]]))
+    print(json.dumps({"import_ms": (t1 - t0) * 1e3, "compile_ms": (t2 - t1) * 1e3,
+                      "first_launch_ms": (t3 - t2) * 1e3, "ok": ok}), flush=True)
+    return 0 if ok else 1
+
+
+def fresh_process(name: str, quick: bool, env_extra: dict[str, str]) -> dict:
+    env = dict(os.environ, **env_extra)
+    cmd = [sys.executable, os.path.abspath(__file__), "--compile-child", name]
+    if quick:
+        cmd.append("--quick")
+    t = time.perf_counter()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    wall = (time.perf_counter() - t) * 1e3
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    if p.returncode != 0 or not lines:
+        tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+        raise RuntimeError(f"fresh-process compile of {name} failed ({p.returncode}): {tail}")
+    r = json.loads(lines[-1])
+    r["process_wall_ms"] = wall
+    return r
+
+
+def fresh_compile_times(names, quick: bool, reps: int, tmp: Path, errors: list[str]) -> dict:
+    out = {}
+    for name in names:
+        cache_dir = tmp / f"xmux_cache_{name}"
+        try:
+            cold = [fresh_process(name, quick, {"XMUX_CACHE": "0"}) for _ in range(reps)]
+            populate = fresh_process(name, quick, {"XMUX_CACHE": "1",
+                                                   "XMUX_CACHE_DIR": str(cache_dir)})
+            warm = [fresh_process(name, quick, {"XMUX_CACHE": "1",
+                                                "XMUX_CACHE_DIR": str(cache_dir)})
+                    for _ in range(reps)]
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            errors.append(str(e))
+            log("  " + str(e))
+            continue
+
+        def med(rs, key):
+            return median([r[key] for r in rs])
+        res = {}
+        for tag, rs in (("cold", cold), ("warm", warm), ("populate", [populate])):
+            res[tag] = {k: med(rs, k) for k in ("import_ms", "compile_ms", "first_launch_ms",
+                                                "process_wall_ms")}
+            res[tag]["text_to_result_ms"] = res[tag]["compile_ms"] + res[tag]["first_launch_ms"]
+            res[tag]["all_ok"] = all(r["ok"] for r in rs)
+        files = [p for p in cache_dir.rglob("*") if p.is_file()] if cache_dir.exists() else []
+        res["cache_files"] = len(files)
+        res["cache_bytes"] = sum(p.stat().st_size for p in files)
+        out[name] = res
+        log(f"  {name:<13} fresh process: import {res['cold']['import_ms']:.0f} ms; "
+            f"text->result cold {res['cold']['text_to_result_ms']:.0f} ms, warm disk cache "
+            f"{res['warm']['text_to_result_ms']:.1f} ms ({len(files)} cache files)")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Report
+# --------------------------------------------------------------------------------------------
+def software_line(pocl_info: dict) -> dict:
+    from importlib.metadata import version
+
+    import llvmlite
+    import llvmlite.binding as llvm
+    import xdsl  # noqa: F401
+    sh = bl.sh
+    commit = sh(f"git -C {REPO} rev-parse --short HEAD")
+    dirty = sh(f"git -C {REPO} status --porcelain -- xmux dialects transforms lowering runtime")
+    return {
+        "cpu": sh("lscpu | sed -n 's/^Model name: *//p'"),
+        "hypervisor": sh("lscpu | sed -n 's/^Hypervisor vendor: *//p'"),
+        "cores": len(os.sched_getaffinity(0)),
+        "l3": sh("lscpu | sed -n 's/^L3 cache: *//p'"),
+        "mem_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30, 1),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "xdsl": version("xdsl"),
+        "llvmlite": llvmlite.__version__,
+        "llvm": ".".join(map(str, llvm.llvm_version_info)),
+        "gcc": sh("gcc -dumpfullversion"),
+        "pocl": pocl_info.get("platform_version", "not measured"),
+        "pocl_device": pocl_info.get("device", ""),
+        "xmux_commit": commit + (" (+ uncommitted changes)" if dirty else ""),
+        "dropped_env": os.environ.get("BENCH_DROPPED_ENV", ""),
+        "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
+        "loadavg": os.getloadavg(),
+    }
+
+
+def fmt(x: float | None, digits: int = 3) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.{digits}g}" if abs(x) < 1000 else f"{x:.0f}"
+
+
+def cell(r: dict | None, key: str = "wall_ms") -> str:
+    if not r:
+        return "—"
+    m = r[key]
+    return f"{fmt(m['median'])} [{fmt(m['p10'])}–{fmt(m['p90'])}]"
+
+
+def ratio(r: dict | None, other: str) -> float | None:
+    if not r:
+        return None
+    return r.get("ratio_vs", {}).get(other)
+
+
+def verdict(value: float | None, limit: float, at_most: bool) -> str:
+    if value is None:
+        return "not measured"
+    ok = value <= limit if at_most else value >= limit
+    if ok:
+        return "**met**"
+    factor = value / limit if at_most else limit / value
+    return f"**missed** ({factor:.2f}× off)"
+
+
+def make_report(R: dict) -> str:
+    s = R["sizes"]
+    S = wl.Sizes(**{k: tuple(v) if isinstance(v, list) else v for k, v in s.items()})
+    sw = R["software"]
+    L = []
+    L.append("# xmux benchmark results\n")
+    L.append(f"Generated by `bench/run.py{' --quick' if R['quick'] else ''}` on {R['date']} "
+             f"(whole run {R['total_s']:.0f} s).\n")
+    L.append("## Reproduce\n")
+    L.append("```sh\nbash ../shared/bench/setup.sh          # once: PoCL + /tmp/benchvenv "
+             "(the PoCL columns need it)\n"
+             ".venv/bin/python bench/run.py --write-results   # or: make bench\n```\n")
+    L.append("## Machine and software\n")
+    load = ", ".join(f"{x:.2f}" for x in sw["loadavg"])
+    L.append(f"{sw['cpu']} ({sw['hypervisor'] or 'bare metal'} guest), {sw['cores']} cores "
+             f"used, L3 {sw['l3']}, {sw['mem_gib']} GiB RAM, Linux {sw['kernel']}; "
+             f"Python {sw['python']}, numpy {sw['numpy']}, xDSL {sw['xdsl']}, "
+             f"llvmlite {sw['llvmlite']} (LLVM {sw['llvm']}), gcc {sw['gcc']}; "
+             f"PoCL: `{sw['pocl']}` {sw['pocl_device']}; xmux at {sw['xmux_commit']}. "
+             f"OMP_NUM_THREADS={sw['omp_num_threads']}; xmux uses its default thread count "
+             f"({sw['cores']}). Load average at start {load}."
+             + (f" Removed from the environment before numpy loaded: {sw['dropped_env']}."
+                if sw["dropped_env"] else "") + "\n")
+
+    L.append("## Kernel time\n")
+    L.append("Median [p10–p90] ms. xmux = wall time of the blocking launch call "
+             "(`k(*args, global_size=…, local_size=…)`: argument checks, packing, thread pool "
+             "and the kernel); **xmux reqd** = the same kernel with "
+             "`mux.reqd_work_group_size` = its local size; PoCL kernel = profiling-event time, "
+             "PoCL wall = enqueue→`wait()`; gcc (ref.c, `-O3 -march=native -fopenmp`) and numpy "
+             "= wall time. Ratios are medians over interleaving rounds of per-round median "
+             "ratios (xmux wall ÷ PoCL *kernel* time).\n")
+    L.append("| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
+             "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux reqd ÷ PoCL | "
+             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict |")
+    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|")
+    for name in wl.KERNELS:
+        g = R["steady"].get(name, {})
+        x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
+        tgt = TARGET_VS_POCL[name]
+        rp = ratio(x, "pocl")
+        L.append(
+            f"| {name} | {wl.size_label(name, S)} | {cell(x)} | {cell(xr)} | "
+            f"{cell(p, 'event_ms') if p else '—'} | {fmt(p['wall_ms']['median']) if p else '—'} | "
+            f"{cell(g.get('gcc'))} | {cell(g.get('numpy'))} | {fmt(rp)}× | "
+            f"{fmt(ratio(xr, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | {fmt(ratio(x, 'numpy'))}× | "
+            f"≤ {tgt}× | {verdict(rp, tgt, True)} |")
+    L.append("")
+
+    L.append("## Threads (naive matmul)\n")
+    th = R["steady"].get("threads")
+    if th:
+        sp = ratio(th["xmux-1t"], "xmux-2t")
+        L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict |")
+        L.append("|---|---|---|---:|---:|---|")
+        L.append(f"| matmul_naive {wl.size_label('matmul_naive', S)} | {cell(th['xmux-1t'])} | "
+                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | ≥ {TARGET_THREAD_SPEEDUP}× | "
+                 f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)} |\n")
+    else:
+        L.append("not measured\n")
+
+    L.append("## Compile time: MLIR text → first result\n")
+    L.append("compile = `xmux.compile(text)` + `prog.kernel(name)`; first launch = the first "
+             "`k(...)` call (includes one run of the kernel at the benchmark size; the "
+             "steady-state time is in the table above). **In-process** = this process, disk "
+             "cache off (`XMUX_CACHE=0`), after one tiny warm-up kernel took the one-time set-up "
+             f"({fmt(R['xmux_init'].get('first_compile_and_launch_ms'))} ms); median of "
+             f"{R['reps_cold']}. **Fresh process** = a new python "
+             "(`bench/run.py --compile-child`): "
+             "`import xmux` is shown separately and not counted in text→result; cold = "
+             "`XMUX_CACHE=0`, warm = `XMUX_CACHE_DIR` populated by one earlier process; median "
+             f"of {R['reps_fresh']}.\n")
+    L.append("| kernel | in-process cold: compile + first launch = total ms | fresh cold: import / "
+             "compile + first launch = text→result ms | fresh warm cache: import / compile + "
+             "first launch = text→result ms | PoCL cold: build (whole kernels.cl) / first launch "
+             "ms | target cold ≤ 500 ms | target warm ≤ 50 ms |")
+    L.append("|---|---|---|---|---|---|---|")
+    pocl = R["pocl"]
+    for name in wl.KERNELS:
+        c = R["xmux_compile"].get(name)
+        f = R["fresh"].get(name)
+        ip = "—"
+        cold_val = None
+        if c and c.get("total_ms"):
+            cm, fm, tm = (median(c[k]) for k in ("compile_ms", "first_launch_ms", "total_ms"))
+            ip = f"{fmt(cm)} + {fmt(fm)} = {fmt(tm)}"
+            cold_val = tm
+        fc = fw = "—"
+        warm_val = None
+        if f:
+            a, b = f["cold"], f["warm"]
+            fc = (f"{fmt(a['import_ms'])} / {fmt(a['compile_ms'])} + {fmt(a['first_launch_ms'])} "
+                  f"= {fmt(a['text_to_result_ms'])}")
+            fw = (f"{fmt(b['import_ms'])} / {fmt(b['compile_ms'])} + {fmt(b['first_launch_ms'])} "
+                  f"= {fmt(b['text_to_result_ms'])}")
+            cold_val = max(cold_val or 0.0, a["text_to_result_ms"])
+            warm_val = b["text_to_result_ms"]
+        pc = "—"
+        if pocl.get("build_ms") is not None:
+            pc = f"{fmt(pocl['build_ms'])} / {fmt(pocl['first_launch_ms'][name])}"
+        L.append(f"| {name} | {ip} | {fc} | {fw} | {pc} | "
+                 f"{verdict(cold_val, TARGET_COLD_MS, True)} | "
+                 f"{verdict(warm_val, TARGET_WARM_MS, True)} |")
+    L.append("\nThe cold verdict takes the worse of in-process and fresh-process text→result.\n")
+
+    L.append("## Targets\n")
+    for t in R["targets"]:
+        L.append(f"- {t}")
+    L.append("")
+
+    L.append("## Verification\n")
+    bad = [v for v in R["verification"] if not v["ok"]]
+    L.append(f"{len(R['verification'])} checks against float64 numpy references "
+             f"(`numpy.testing.assert_allclose`, tolerances of the shared baseline), "
+             f"**{len(bad)} mismatches**. Outputs are NaN-filled before each checked run.\n")
+    for v in bad:
+        L.append(f"- {v['kernel']} {v['backend']}: {v['detail']}")
+    if R["errors"] or R["notes"]:
+        L.append("## Errors and notes\n")
+        for e in R["errors"]:
+            L.append(f"- error: {e}")
+        for n in R["notes"]:
+            L.append(f"- {n}")
+        L.append("")
+    L.append("## Method\n")
+    L.append(
+        "The PoCL kernels are the shared `kernels.cl` (`vecadd`, `saxpy`, `matmul_naive`, "
+        "`conv3x3_const`) run by `bench/pocl_worker.py` in the PoCL venv (kernel cache off); "
+        "the xmux kernels are `bench/kernels/*.mlir` with the same arithmetic. Per kernel, all "
+        f"backends run interleaved in bursts of ≈{R['settings']['BURST_S'] * 1e3:.0f} ms in "
+        "rotating order (the shared baseline's "
+        "`interleaved`: warm-up, one untimed call per burst, cool-down pauses so spinning "
+        "OpenMP/OpenBLAS threads go idle), ≥ "
+        f"{R['settings']['REPS_MIN']} timed calls and ≥ {R['settings']['ROUNDS_MIN']} rounds. "
+        "This is a small shared VM: compare columns of one row, not across runs. CPU used by "
+        "other processes during the steady-state phase: "
+        + ", ".join(f"{k} {v['foreign_pct']:.1f}%" for k, v in R["cpu_by_group"].items())
+        + f"; hypervisor steal {R['cpu_all']['steal_pct']:.1f}%. 512-bit FMA calibration "
+        f"{R['calibration'][0]:.0f} GFLOP/s before, {R['calibration'][1]:.0f} after.\n")
+    return "\n".join(L) + "\n"
+
+
+def targets_summary(R: dict) -> list[str]:
+    out = []
+    for name in wl.KERNELS:
+        r = ratio(R["steady"].get(name, {}).get("xmux"), "pocl")
+        out.append(f"{name}: xmux ÷ PoCL = {fmt(r)}× (target ≤ {TARGET_VS_POCL[name]}×) → "
+                   f"{verdict(r, TARGET_VS_POCL[name], True)}")
+    th = R["steady"].get("threads")
+    sp = ratio(th["xmux-1t"], "xmux-2t") if th else None
+    out.append(f"matmul_naive 2 threads vs 1: {fmt(sp)}× (target ≥ {TARGET_THREAD_SPEEDUP}×) → "
+               f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)}")
+    for name in wl.KERNELS:
+        c = R["xmux_compile"].get(name, {})
+        f = R["fresh"].get(name)
+        vals = [median(c["total_ms"])] if c.get("total_ms") else []
+        if f:
+            vals.append(f["cold"]["text_to_result_ms"])
+        cold = max(vals) if vals else None
+        warm = f["warm"]["text_to_result_ms"] if f else None
+        out.append(f"{name}: cold text→result {fmt(cold)} ms (≤ {TARGET_COLD_MS:.0f}) → "
+                   f"{verdict(cold, TARGET_COLD_MS, True)}; warm disk cache {fmt(warm)} ms "
+                   f"(≤ {TARGET_WARM_MS:.0f}) → {verdict(warm, TARGET_WARM_MS, True)}")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small sizes, few reps (smoke test)")
+    ap.add_argument("--write-results", action="store_true", help=f"write {RESULTS_MD}")
+    ap.add_argument("--json", help="also write the raw results to this JSON file")
+    ap.add_argument("--no-pocl", action="store_true", help="skip the PoCL columns")
+    ap.add_argument("--pocl-python", default=DEFAULT_POCL_PY,
+                    help="python of the PoCL venv (default %(default)s)")
+    ap.add_argument("--no-fresh", action="store_true",
+                    help="skip the fresh-process compile-time measurements")
+    ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.compile_child:
+        return compile_child(args.compile_child, args.quick)
+
+    t_start = time.perf_counter()
+    os.environ["XMUX_CACHE"] = "0"   # this process never reads or writes the disk cache
+    s = wl.QUICK if args.quick else wl.FULL
+    if args.quick:
+        bl.WARMUP, bl.REPS_MIN, bl.ROUNDS_MIN, bl.BURST_S = 1, 3, 2, 0.01
+    bl.COOLDOWN_S["xmux"] = 0.02
+    reps_cold = 1 if args.quick else 3
+    reps_fresh = 1 if args.quick else 3
+    tmp = Path(tempfile.mkdtemp(prefix="xmux_bench_"))
+    bl.BUILD_DIR = str(tmp)          # where build_ref puts libref.so
+    errors: list[str] = []
+    notes: list[str] = []
+    R: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "quick": args.quick,
+               "sizes": s.as_dict(), "reps_cold": reps_cold, "reps_fresh": reps_fresh}
+    pocl = None
+    try:
+        lib, R["gcc_cmd"], _ = bl.build_ref()
+        d = wl.make_data(s)
+        ref = wl.references(d)
+        log(f"sizes: {s}")
+
+        pocl, R["pocl"] = start_pocl(args, tmp, ref)
+        if "note" in R["pocl"]:
+            notes.append(R["pocl"]["note"])
+            log(R["pocl"]["note"])
+        log("[xmux] compile (disk cache off) + first launch + verify")
+        xm, R["xmux_compile"], R["xmux_init"] = xmux_backends(d, ref, s, reps_cold, errors)
+        np_bk = numpy_backends(d, ref, s)
+        gcc_bk = gcc_backends(lib, d, ref, s)
+
+        log("[steady state] xmux / PoCL / gcc / numpy interleaved per kernel")
+        R["steady"], R["cpu_by_group"] = {}, {}
+        pids = [os.getpid()] + ([pocl.proc.pid] if pocl else [])
+        cal0 = bl.calibrate(lib)
+        snap0 = bl.cpu_snapshot(pids)
+        groups: list[tuple[str, list[bl.Backend]]] = []
+        for name in wl.KERNELS:
+            xb = xm.get(name, {})
+            bks = [xb[k] for k in ("xmux", "xmux-reqd") if k in xb]
+            if pocl:
+                bks.append(pocl.backend(name))
+            bks += [gcc_bk[name], np_bk[name]]
+            groups.append((name, bks))
+        if "matmul_naive" in xm:
+            groups.append(("threads", [xm["matmul_naive"]["xmux-1t"],
+                                       xm["matmul_naive"]["xmux-2t"]]))
+        for grp, bks in groups:
+            g0 = bl.cpu_snapshot(pids)
+            res = bl.interleaved(bks)
+            R["steady"][grp] = res
+            R["cpu_by_group"][grp] = bl.cpu_delta(g0, bl.cpu_snapshot(pids))
+            txt = ", ".join(f"{lbl} {(v.get('event_ms') or v['wall_ms'])['median']:.3f}"
+                            for lbl, v in res.items())
+            log(f"  {grp:<13} ms: {txt}  ({next(iter(res.values()))['rounds']} rounds)")
+        R["cpu_all"] = bl.cpu_delta(snap0, bl.cpu_snapshot(pids))
+        R["calibration"] = (cal0, bl.calibrate(lib))
+        if pocl:
+            pocl.close()
+            pocl = None
+
+        R["fresh"] = {}
+        if not args.no_fresh and xm:
+            log("[xmux] fresh-process text -> first result (cache off, then warm disk cache)")
+            names = [n for n in wl.KERNELS if n in xm][:1 if args.quick else None]
+            R["fresh"] = fresh_compile_times(names, args.quick, reps_fresh, tmp, errors)
+    finally:
+        if pocl:
+            pocl.close()
+    R["software"] = software_line(R.get("pocl", {}))
+    R["verification"] = bl.VERIFY
+    R["errors"], R["notes"] = errors, notes
+    R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
+                     "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP}
+    R["total_s"] = time.perf_counter() - t_start
+    R["targets"] = targets_summary(R)
+    for st in R["xmux_compile"].values():
+        st.pop("llvm_ir", None)
+    report = make_report(R)
+    print("\n" + report)
+    if args.write_results:
+        RESULTS_MD.write_text(report)
+        log(f"wrote {RESULTS_MD}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(R, f, indent=1, default=str)
+    shutil.rmtree(tmp, ignore_errors=True)
+    bad = [v for v in bl.VERIFY if not v["ok"]]
+    if bad or errors:
+        log(f"FAILED: {len(bad)} verification failure(s), {len(errors)} error(s)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Sizes, input data and float64 references shared by bench/run.py and bench/pocl_worker.py.
+
+Needs only numpy, so it also runs in the separate PoCL venv (/tmp/benchvenv). The common
+measuring helpers (interleaved timing, verification, the ref.c build) come from the shared
+baseline driver ``../shared/bench/pocl_baseline.py``, loaded once by :func:`baseline`.
+Importing that module sets POCL_KERNEL_CACHE=0, POCL_CACHE_DIR, PYOPENCL_NO_CACHE and
+OMP_NUM_THREADS in ``os.environ``, as the baseline run did; load it before pyopencl.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+BENCH_DIR = Path(__file__).resolve().parent
+#: the shared baseline folder (kernels.cl, ref.c, pocl_baseline.py); BENCH_SHARED overrides
+SHARED_DIR = Path(os.environ.get("BENCH_SHARED", BENCH_DIR.parents[1] / "shared" / "bench"))
+KERNEL_DIR = BENCH_DIR / "kernels"
+
+
+@dataclass(frozen=True)
+class Sizes:
+    n_vec: int
+    n_mm: int
+    conv_w: int
+    conv_h: int
+    lsz_stream: tuple[int, ...] = (1024,)
+    lsz_mm: tuple[int, ...] = (16, 16)
+    lsz_conv: tuple[int, ...] = (64, 4)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+#: BASELINE.md sizes
+FULL = Sizes(n_vec=1 << 22, n_mm=512, conv_w=2048, conv_h=2048)
+#: smoke-test sizes (every global size still divides by its local size, as OpenCL 1.2 needs)
+QUICK = Sizes(n_vec=1 << 16, n_mm=64, conv_w=256, conv_h=64)
+
+_baseline: ModuleType | None = None
+
+
+def baseline() -> ModuleType:
+    """The shared pocl_baseline.py as a module (loaded once)."""
+    global _baseline
+    if _baseline is None:
+        path = SHARED_DIR / "pocl_baseline.py"
+        if not path.is_file():
+            raise SystemExit(f"bench: {path} not found (set BENCH_SHARED to the shared bench dir)")
+        spec = importlib.util.spec_from_file_location("pocl_baseline", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        _baseline = mod
+    return _baseline
+
+
+def make_data(s: Sizes) -> dict[str, np.ndarray]:
+    """Inputs, the same in every process for the same sizes (fixed seed)."""
+    bl = baseline()
+    rng = np.random.default_rng(bl.SEED)
+    d: dict[str, np.ndarray] = {}
+    d["a"] = rng.random(s.n_vec, dtype=np.float32)
+    d["b"] = rng.random(s.n_vec, dtype=np.float32)
+    d["x"] = rng.random(s.n_vec, dtype=np.float32)
+    d["y0"] = rng.random(s.n_vec, dtype=np.float32)
+    d["A"] = rng.random((s.n_mm, s.n_mm), dtype=np.float32)
+    d["B"] = rng.random((s.n_mm, s.n_mm), dtype=np.float32)
+    img = rng.random((s.conv_h, s.conv_w), dtype=np.float32)
+    d["img_pad"] = np.pad(img, 1)  # (H+2) x (W+2), zero border
+    d["w"] = bl.GAUSS3.copy()
+    d["alpha"] = np.float32(bl.SAXPY_ALPHA)
+    return d
+
+
+def references(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """float64 results every backend is checked against (keyed by kernel name)."""
+    bl = baseline()
+    return {
+        "vecadd": d["a"].astype(np.float64) + d["b"],
+        "saxpy": float(d["alpha"]) * d["x"].astype(np.float64) + d["y0"],
+        "matmul_naive": d["A"].astype(np.float64) @ d["B"].astype(np.float64),
+        "conv3x3": bl.conv_ref64(d["img_pad"], d["w"]),
+    }
+
+
+#: kernel name -> tolerance key of pocl_baseline.TOL
+TOL_KEY = {"vecadd": "vecadd", "saxpy": "saxpy", "matmul_naive": "matmul", "conv3x3": "conv"}
+KERNELS = ("vecadd", "saxpy", "matmul_naive", "conv3x3")
+
+
+def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(global size, local size) of a kernel; dimension 0 is the contiguous one."""
+    if name in ("vecadd", "saxpy"):
+        return (s.n_vec,), s.lsz_stream
+    if name == "matmul_naive":
+        return (s.n_mm, s.n_mm), s.lsz_mm
+    if name == "conv3x3":
+        return (s.conv_w, s.conv_h), s.lsz_conv
+    raise KeyError(name)
+
+
+def size_label(name: str, s: Sizes) -> str:
+    g, lsz = launch_shape(name, s)
+    if name in ("vecadd", "saxpy"):
+        n = g[0]
+        what = f"2^{n.bit_length() - 1} f32" if n & (n - 1) == 0 else f"{n} f32"
+    else:
+        what = f"{g[1]}×{g[0]}"
+    return f"{what} ({'×'.join(map(str, g))} / {'×'.join(map(str, lsz))})"
