@@ -2,7 +2,9 @@
 
 For each entry point (the kernel wrapper ``@"k.mux-kernel-wrapper"(%packed, %wi, %wg, %sched)``
 made by add-kernel-wrapper) the pass adds ``@"k.mux-entry-hook"(%packed, %sched)`` (both
-``!llvm.ptr``), the symbol the runtime calls once per slice (``<base name>.mux-entry-hook``).
+``!llvm.ptr``), the symbol the runtime calls once per slice. It is named after the original
+kernel's symbol (``mux.orig_fn`` of the wrapper), which is unique in the module and what the
+launcher knows (``KernelInfo.symbol``); ``mux.base_name`` is carried as an attribute.
 The hook:
 
 1. allocas the work-item info and work-group info structs (``attrs.WI_INFO_TYPE``,
@@ -94,6 +96,15 @@ def _named(v: SSAValue, name: str) -> SSAValue:
     return v
 
 
+def kernel_name(wrapper: func.FuncOp) -> str:
+    """The original kernel's symbol: ``mux.orig_fn``, else the wrapper's name without suffix."""
+    orig = attrs.get_orig_fn(wrapper)
+    if orig is not None:
+        return orig
+    name = wrapper.sym_name.data
+    return name.removesuffix(WRAPPER_SUFFIX)
+
+
 def build_entry_hook(wrapper: func.FuncOp) -> func.FuncOp:
     wname = wrapper.sym_name.data
     inputs = list(wrapper.function_type.inputs.data)
@@ -172,10 +183,10 @@ def build_entry_hook(wrapper: func.FuncOp) -> func.FuncOp:
     e(scf.ForOp(lb, ub, step, [], body))
     e(func.ReturnOp())
 
-    hook = func.FuncOp(base + ENTRY_HOOK_SUFFIX, ([PTR, PTR], []), Region(entry))
+    hook = func.FuncOp(kernel_name(wrapper) + ENTRY_HOOK_SUFFIX, ([PTR, PTR], []), Region(entry))
     attrs.set_kernel(hook, True)
     attrs.set_base_name(hook, base)
-    attrs.set_orig_fn(hook, attrs.get_orig_fn(wrapper) or wname)
+    attrs.set_orig_fn(hook, kernel_name(wrapper))
     copy_kernel_attrs(hook, wrapper)
     return hook
 
