@@ -47,6 +47,7 @@ from xdsl.interpreter import (
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
@@ -524,3 +525,305 @@ def test_passes_in_pipeline_order() -> None:
                              if lp.parent_block() is allocas[0].parent_block())
     if "define-mux-builtins" in names:
         assert not [op for op in m.walk() if op.name.startswith("mux.")]
+
+
+# ---------------------------------------------------------------------------------------
+# End to end: lower, JIT, call the entry hook with ctypes-built packed arguments
+# ---------------------------------------------------------------------------------------
+
+
+def _jit_module(src: str):  # -> xmux.runtime.jit.JitModule
+    """Run the kernel pipeline + convert-to-llvm on ``src`` and JIT it (skip if not built)."""
+    wil = _optional_pass("xmux.transforms.work_item_loops")
+    dmb = _optional_pass("xmux.transforms.define_mux_builtins")
+    to_llvm = _optional_pass("xmux.lowering.convert_to_llvm")
+    emit = pytest.importorskip("xmux.lowering.emit")
+    jit = pytest.importorskip("xmux.runtime.jit")
+    if wil is None or dmb is None or to_llvm is None:
+        pytest.skip("work-item-loops / define-mux-builtins / convert-to-llvm not available")
+    ctx = Context()
+    for d in (arith.Arith, builtin.Builtin, func.Func, llvm.LLVM, memref.MemRef, scf.Scf, Mux):
+        ctx.load_dialect(d)
+    m = Parser(ctx, src).parse_module()
+    for p in (wil, ReplaceLocalModuleScopeVariables(), dmb, AddKernelWrapper(), AddEntryHook(),
+              to_llvm):
+        p.apply(ctx, m)
+        m.verify()
+    return jit.compile_ir(emit.emit_text(m), cache_dir=None)
+
+
+def _ctype(t: Attribute) -> Any:
+    """ctypes type of an llvm-dialect type (independent of runtime/abi.py)."""
+    if isinstance(t, llvm.LLVMStructType):
+        fields = [(f"f{i}", _ctype(x)) for i, x in enumerate(t.types.data)]
+        return type("S", (ctypes.Structure,), {"_fields_": fields})
+    if isinstance(t, llvm.LLVMArrayType):
+        return _ctype(t.type) * t.size.data
+    if isinstance(t, llvm.LLVMPointerType):
+        return ctypes.c_void_p
+    simple = {"i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
+              "i64": ctypes.c_int64, "f16": ctypes.c_uint16, "f32": ctypes.c_float,
+              "f64": ctypes.c_double}
+    return simple[str(t)]
+
+
+def _packed(arg_types: list[Attribute], values: list[Any]) -> tuple[Any, list[Any]]:
+    """A packed-argument struct; numpy arrays become descriptors, (array, base) pairs too."""
+    struct = _ctype(packed_struct_type(arg_types))()
+    keep: list[Any] = []
+    for i, (t, v) in enumerate(zip(arg_types, values, strict=True)):
+        if isinstance(t, MemRefType):
+            arr, base = v if isinstance(v, tuple) else (v, v)
+            keep += [arr, base]
+            d = getattr(struct, f"f{i}")
+            d.f0 = d.f1 = base.ctypes.data
+            d.f2 = (arr.ctypes.data - base.ctypes.data) // arr.itemsize
+            for k in range(arr.ndim):
+                d.f3[k] = arr.shape[k]
+                d.f4[k] = arr.strides[k] // arr.itemsize
+        else:
+            setattr(struct, f"f{i}", v)
+    return struct, keep
+
+
+def _launch(jm: Any, kernel: str, struct: Any, g: tuple[int, ...], local: tuple[int, ...],
+            slices: int, threads: int = 1) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    hook = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(
+        jm.address(f"{kernel}.mux-entry-hook")
+    )
+    pad = 3 - len(g)
+    scheds = []
+    for s in range(slices):
+        sched = (ctypes.c_int64 * attrs.SCHED_NUM_FIELDS)()
+        for d, (gs, ls) in enumerate(zip(g + (1,) * pad, local + (1,) * pad, strict=True)):
+            sched[attrs.SCHED_GLOBAL_SIZE + d] = gs
+            sched[attrs.SCHED_LOCAL_SIZE + d] = ls
+        sched[attrs.SCHED_SLICE], sched[attrs.SCHED_TOTAL_SLICES] = s, slices
+        sched[attrs.SCHED_WORK_DIM] = len(g)
+        scheds.append(sched)
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda s: hook(ctypes.addressof(struct), ctypes.addressof(s)), scheds))
+
+
+IDS_SRC = """
+func.func @ids(%grp: memref<?x?x?xi64>, %lsz: memref<?x?x?xi64>, %ngr: memref<?x?x?xi64>)
+    attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %z = mux.get_global_id 2 : index
+  %g0 = mux.get_group_id 0 : i64
+  %g1 = mux.get_group_id 1 : i64
+  %g2 = mux.get_group_id 2 : i64
+  %l0 = mux.get_local_size 0 : i64
+  %l1 = mux.get_local_size 1 : i64
+  %l2 = mux.get_local_size 2 : i64
+  %n0 = mux.get_num_groups 0 : i64
+  %n1 = mux.get_num_groups 1 : i64
+  %n2 = mux.get_num_groups 2 : i64
+  %c100 = arith.constant 100 : i64
+  %c10000 = arith.constant 10000 : i64
+  %ga = arith.muli %g1, %c100 : i64
+  %gb = arith.muli %g2, %c10000 : i64
+  %gs = arith.addi %g0, %ga : i64
+  %gv = arith.addi %gs, %gb : i64
+  %la = arith.muli %l1, %c100 : i64
+  %lb = arith.muli %l2, %c10000 : i64
+  %ls = arith.addi %l0, %la : i64
+  %lv = arith.addi %ls, %lb : i64
+  %na = arith.muli %n1, %c100 : i64
+  %nb = arith.muli %n2, %c10000 : i64
+  %ns = arith.addi %n0, %na : i64
+  %nv = arith.addi %ns, %nb : i64
+  memref.store %gv, %grp[%z, %y, %x] : memref<?x?x?xi64>
+  memref.store %lv, %lsz[%z, %y, %x] : memref<?x?x?xi64>
+  memref.store %nv, %ngr[%z, %y, %x] : memref<?x?x?xi64>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "g,local,slices,threads",
+    [((7, 5, 3), (4, 2, 2), 1, 1), ((7, 5, 3), (4, 2, 2), 5, 3), ((9,), (4,), 4, 2),
+     ((6, 4), (3, 4), 3, 1)],
+)
+def test_jit_entry_hook_groups_and_remainders(g, local, slices, threads, monkeypatch) -> None:
+    import numpy as np
+
+    monkeypatch.setenv("XMUX_CACHE", "0")
+    jm = _jit_module(IDS_SRC)
+    pad = 3 - len(g)
+    g3, l3 = g + (1,) * pad, local + (1,) * pad
+    outs = [np.full(tuple(reversed(g3)), -1, dtype=np.int64) for _ in range(3)]
+    t = MemRefType(i64, [DYNAMIC_INDEX] * 3)
+    struct, keep = _packed([t, t, t], outs)
+    _launch(jm, "ids", struct, g, local, slices, threads)
+    z, y, x = np.meshgrid(*(np.arange(n) for n in reversed(g3)), indexing="ij")
+    gid = [x // l3[0], y // l3[1], z // l3[2]]
+    lsz = [np.minimum(l3[d], g3[d] - gid[d] * l3[d]) for d in range(3)]
+    ngr = [-(-g3[d] // l3[d]) for d in range(3)]
+    np.testing.assert_array_equal(outs[0], gid[0] + 100 * gid[1] + 10000 * gid[2])
+    np.testing.assert_array_equal(outs[1], lsz[0] + 100 * lsz[1] + 10000 * lsz[2])
+    np.testing.assert_array_equal(outs[2], np.full_like(outs[2], ngr[0] + 100 * ngr[1]
+                                                        + 10000 * ngr[2]))
+
+
+SCALARS_SRC = """
+func.func @scalars(%out: memref<9xf64>, %b: i1, %c: i8, %s: i16, %w: i32, %q: i64, %n: index,
+                   %h: f16, %f: f32, %d: f64) attributes {mux.kernel = "entry_point"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %b32 = arith.extui %b : i1 to i32
+  %vb = arith.sitofp %b32 : i32 to f64
+  %vc = arith.sitofp %c : i8 to f64
+  %vs = arith.sitofp %s : i16 to f64
+  %vw = arith.sitofp %w : i32 to f64
+  %vq = arith.sitofp %q : i64 to f64
+  %n64 = arith.index_cast %n : index to i64
+  %vn = arith.sitofp %n64 : i64 to f64
+  %vh = arith.extf %h : f16 to f64
+  %vf = arith.extf %f : f32 to f64
+  memref.store %vb, %out[%c0] : memref<9xf64>
+  memref.store %vc, %out[%c1] : memref<9xf64>
+  memref.store %vs, %out[%c2] : memref<9xf64>
+  memref.store %vw, %out[%c3] : memref<9xf64>
+  memref.store %vq, %out[%c4] : memref<9xf64>
+  memref.store %vn, %out[%c5] : memref<9xf64>
+  memref.store %vh, %out[%c6] : memref<9xf64>
+  memref.store %vf, %out[%c7] : memref<9xf64>
+  memref.store %d, %out[%c8] : memref<9xf64>
+  func.return
+}
+"""
+
+
+def test_jit_scalar_arguments_of_every_width(monkeypatch) -> None:
+    import numpy as np
+
+    monkeypatch.setenv("XMUX_CACHE", "0")
+    jm = _jit_module(SCALARS_SRC)
+    out = np.zeros(9)
+    types = [MemRefType(f64, [9]), i1, i8, i16, i32, i64, IndexType(), Float16Type(), f32, f64]
+    half = int(np.float16(-2.5).view(np.uint16))
+    values = [out, 1, -7, -30000, 2**31 - 5, -(2**40) - 3, 2**33 + 1, half, 0.375, -1e300]
+    struct, keep = _packed(types, values)
+    _launch(jm, "scalars", struct, (1,), (1,), 1)
+    np.testing.assert_array_equal(
+        out, [1, -7, -30000, 2**31 - 5, -(2**40) - 3, 2**33 + 1, -2.5, 0.375, -1e300]
+    )
+
+
+STRIDED_SRC = """
+func.func @add1(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32>,
+                %r0: memref<f32>) attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %v = memref.load %a[%y, %x] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  %k = memref.load %r0[] : memref<f32>
+  %w = arith.addf %v, %k : f32
+  memref.store %w, %b[%y, %x] : memref<?x?xf32>
+  func.return
+}
+"""
+
+
+def test_jit_strided_offset_and_rank0_memrefs(monkeypatch) -> None:
+    import numpy as np
+
+    monkeypatch.setenv("XMUX_CACHE", "0")
+    jm = _jit_module(STRIDED_SRC)
+    base = np.arange(20 * 30, dtype=np.float32).reshape(20, 30)
+    view = base[3::2, 1::3]  # offset 91 elements, strides (60, 3)
+    out = np.zeros(view.shape, dtype=np.float32)
+    k = np.array(0.5, dtype=np.float32)
+    t = MemRefType(f32, [DYNAMIC_INDEX] * 2)
+    types = [MemRefType(f32, [DYNAMIC_INDEX] * 2,
+                        builtin.StridedLayoutAttr([None, None], None)), t, MemRefType(f32, [])]
+    struct, keep = _packed(types, [(view, base), out, k])
+    assert struct.f0.f2 == 91 and list(struct.f0.f4) == [60, 3]
+    _launch(jm, "add1", struct, (view.shape[1], view.shape[0]), (4, 3), 2, 2)
+    np.testing.assert_array_equal(out, view + 0.5)
+
+
+LOCAL_SRC = """
+"memref.global"() <{sym_name = "tile", sym_visibility = "private",
+                    type = memref<4x8xf32, 3>, initial_value}> : () -> ()
+"memref.global"() <{sym_name = "count", sym_visibility = "private",
+                    type = memref<i32, 3>, initial_value}> : () -> ()
+func.func private @scaled(%i: index, %j: index, %s: f32) -> f32 {
+  %t = memref.get_global @tile : memref<4x8xf32, 3>
+  %v = memref.load %t[%j, %i] : memref<4x8xf32, 3>
+  %r = arith.mulf %v, %s : f32
+  func.return %r : f32
+}
+func.func private @via(%i: index, %j: index, %s: f32) -> f32 {
+  %r = func.call @scaled(%i, %j, %s) : (index, index, f32) -> f32
+  func.return %r : f32
+}
+func.func @stage(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %s: f32)
+    attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %lx = mux.get_local_id 0 : index
+  %ly = mux.get_local_id 1 : index
+  %t = memref.get_global @tile : memref<4x8xf32, 3>
+  %v = memref.load %a[%y, %x] : memref<?x?xf32>
+  memref.store %v, %t[%ly, %lx] : memref<4x8xf32, 3>
+  %w = func.call @via(%lx, %ly, %s) : (index, index, f32) -> f32
+  memref.store %w, %b[%y, %x] : memref<?x?xf32>
+  func.return
+}
+func.func @count_items(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %g = mux.get_group_id 0 : index
+  %l = mux.get_local_id 0 : index
+  %c = memref.get_global @count : memref<i32, 3>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : i32
+  %first = arith.cmpi eq, %l, %c0 : index
+  scf.if %first {
+    %z = arith.constant 0 : i32
+    memref.store %z, %c[] : memref<i32, 3>
+  }
+  %n = memref.load %c[] : memref<i32, 3>
+  %m = arith.addi %n, %c1 : i32
+  memref.store %m, %c[] : memref<i32, 3>
+  memref.store %m, %out[%g] : memref<?xi32>
+  func.return
+}
+"""
+
+
+def test_jit_local_memory_per_group(monkeypatch) -> None:
+    """Local memory through helpers, per work-group, with slices on several threads.
+
+    @count_items counts its work-items in a local counter that work-item 0 resets: the count
+    a group ends with is its actual size only if the counter is private to the group's run
+    (one struct per work-group function call, not shared between threads).
+    """
+    import numpy as np
+
+    monkeypatch.setenv("XMUX_CACHE", "0")
+    jm = _jit_module(LOCAL_SRC)
+    a = np.random.default_rng(0).random((11, 21), dtype=np.float32)
+    b = np.zeros_like(a)
+    t = MemRefType(f32, [DYNAMIC_INDEX] * 2)
+    struct, keep = _packed([t, t, f32], [a, b, 3.0])
+    _launch(jm, "stage", struct, (21, 11), (8, 4), 7, 4)
+    np.testing.assert_array_equal(b, a * np.float32(3.0))
+
+    n, ls = 1000, 7
+    out = np.zeros(-(-n // ls), dtype=np.int32)
+    struct, keep = _packed([MemRefType(i32, [DYNAMIC_INDEX])], [out])
+    _launch(jm, "count_items", struct, (n,), (ls,), 13, 4)
+    expected = np.full_like(out, ls)
+    expected[-1] = n - ls * (len(out) - 1)
+    np.testing.assert_array_equal(out, expected)
