@@ -1,0 +1,156 @@
+"""add-floating-point-control: run kernels under a known x86 floating-point mode (opt-in).
+
+Re-creates the host target's AddFloatingPointControlPass at dialect level. Each function
+whose name ends in ``.mux-entry-hook`` (made by add-entry-hook) — or, when a module has
+none, each entry-point kernel — saves MXCSR on entry, sets the mode the kernel runs in and
+restores the caller's MXCSR before every return, so the JIT's host thread (Python's) keeps
+its own mode.
+
+The kernel mode: rounding to nearest-even (RC bits 13–14 cleared) and, with ``ftz-daz=true``
+(the default), flush-to-zero (bit 15) and denormals-are-zero (bit 6) set; with
+``ftz-daz=false`` both are cleared, so denormals are honoured whatever the caller had.
+
+Expects: ``func.func`` or ``llvm.func`` definitions (it runs before or after convert-to-llvm;
+the inserted ops are llvm dialect ops either way). Guarantees: every return of a target
+function is preceded by the restoring ``ldmxcsr``.
+
+Only x86-64 has MXCSR. Like the reference pass, on any other architecture (``arch`` option;
+``host`` = the machine running the compiler) the pass leaves the module unchanged.
+
+Before / after (``ftz-daz=true``)::
+
+    func.func @k.mux-entry-hook(%p: !llvm.ptr, %s: !llvm.ptr) {
+      func.call @k.mux-kernel-wrapper(...) : (...) -> ()
+      func.return
+    }
+    // ==>
+    func.func @k.mux-entry-hook(%p: !llvm.ptr, %s: !llvm.ptr) {
+      %one = llvm.mlir.constant(1 : i32) : i32
+      %saved = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+      %mode = llvm.alloca %one x i32 : (i32) -> !llvm.ptr
+      llvm.call_intrinsic "llvm.x86.sse.stmxcsr"(%saved) : (!llvm.ptr) -> ()
+      %old = llvm.load %saved : !llvm.ptr -> i32
+      %keep = llvm.mlir.constant(-57409 : i32) : i32      // ~(RC | FTZ | DAZ)
+      %set = llvm.mlir.constant(32832 : i32) : i32        // FTZ | DAZ
+      %cleared = llvm.and %old, %keep : i32
+      %new = llvm.or %cleared, %set : i32
+      llvm.store %new, %mode : i32, !llvm.ptr
+      llvm.call_intrinsic "llvm.x86.sse.ldmxcsr"(%mode) : (!llvm.ptr) -> ()
+      func.call @k.mux-kernel-wrapper(...) : (...) -> ()
+      llvm.call_intrinsic "llvm.x86.sse.ldmxcsr"(%saved) : (!llvm.ptr) -> ()
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i32
+from xdsl.ir import Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xmux.dialects import attrs
+from xmux.errors import XmuxError
+
+ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
+
+MXCSR_DAZ = 1 << 6
+MXCSR_FTZ = 1 << 15
+MXCSR_ROUNDING = 0x6000  # RC field; 00 = round to nearest even
+
+STMXCSR = "llvm.x86.sse.stmxcsr"
+LDMXCSR = "llvm.x86.sse.ldmxcsr"
+
+_X86_64_NAMES = ("x86_64", "amd64", "x86-64", "x64")
+
+
+def is_x86_64(arch: str) -> bool:
+    if arch == "host":
+        arch = platform.machine()
+    return arch.lower() in _X86_64_NAMES
+
+
+def _to_i32(value: int) -> int:
+    """An unsigned 32-bit mask as the signed value i32 attributes hold."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _sym_name(op: Operation) -> str:
+    name = op.properties.get("sym_name")
+    return name.data if isinstance(name, StringAttr) else ""
+
+
+def target_functions(module: ModuleOp) -> list[Operation]:
+    """Entry hooks if the module has any, else entry-point kernels (definitions only)."""
+    funcs = [
+        op
+        for op in module.ops
+        if isinstance(op, func.FuncOp | llvm.FuncOp) and op.body.blocks
+    ]
+    hooks = [f for f in funcs if _sym_name(f).endswith(ENTRY_HOOK_SUFFIX)]
+    return hooks or [f for f in funcs if attrs.is_entry_point(f)]
+
+
+def add_fp_control(function: Operation, ftz_daz: bool) -> None:
+    """Save MXCSR at entry, set the kernel mode, restore it before every return."""
+    body: Region = function.regions[0]
+    entry = body.blocks.first
+    assert entry is not None
+    returns = [
+        block.last_op
+        for block in body.blocks
+        if isinstance(block.last_op, func.ReturnOp | llvm.ReturnOp)
+    ]
+    if not returns:
+        raise XmuxError(
+            f"add-floating-point-control: @{_sym_name(function)} has no return to restore "
+            "MXCSR before"
+        )
+
+    one = llvm.ConstantOp(IntegerAttr(1, i32), i32)
+    saved = llvm.AllocaOp(one.result, i32, alignment=4)
+    mode = llvm.AllocaOp(one.result, i32, alignment=4)
+    store_old = llvm.CallIntrinsicOp(STMXCSR, [saved.res], [])
+    old = llvm.LoadOp(saved.res, i32)
+    keep_mask = _to_i32(~(MXCSR_ROUNDING | MXCSR_FTZ | MXCSR_DAZ))
+    keep = llvm.ConstantOp(IntegerAttr(keep_mask, i32), i32)
+    cleared = llvm.AndOp(old.dereferenced_value, keep.result)
+    prologue: list[Operation] = [one, saved, mode, store_old, old, keep, cleared]
+    new_value = cleared.res
+    if ftz_daz:
+        set_bits = llvm.ConstantOp(IntegerAttr(MXCSR_FTZ | MXCSR_DAZ, i32), i32)
+        new = llvm.OrOp(cleared.res, set_bits.result)
+        prologue += [set_bits, new]
+        new_value = new.res
+    prologue += [
+        llvm.StoreOp(new_value, mode.res, alignment=4),
+        llvm.CallIntrinsicOp(LDMXCSR, [mode.res], []),
+    ]
+    Rewriter.insert_op(prologue, InsertPoint.at_start(entry))
+    for ret in returns:
+        Rewriter.insert_op(llvm.CallIntrinsicOp(LDMXCSR, [saved.res], []), InsertPoint.before(ret))
+
+
+@dataclass(frozen=True)
+class AddFloatingPointControlPass(ModulePass):
+    """Save/set/restore MXCSR around kernel execution (x86-64 only; no-op elsewhere)."""
+
+    name = "add-floating-point-control"
+
+    ftz_daz: bool = True
+    """Set flush-to-zero and denormals-are-zero (true) or clear both (false)."""
+
+    arch: str = "host"
+    """Target architecture (``host`` = this machine); not x86-64 → the module is unchanged."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not is_x86_64(self.arch):
+            return
+        for function in target_functions(op):
+            add_fp_control(function, self.ftz_daz)
