@@ -107,6 +107,12 @@ class NDRange:
                     f"kernel '{name}': local_size {list(have)} does not match its "
                     f"reqd_work_group_size {list(want)}"
                 )
+            # the work-group function is specialised on full groups of the required size
+            if any(gv % lv for gv, lv in zip(g, loc, strict=True)):
+                raise LaunchError(
+                    f"kernel '{name}': global_size {list(g)} is not a multiple of its "
+                    f"reqd_work_group_size {list(want)}"
+                )
         pad = 3 - dim
         self.work_dim = dim
         self.global_size = g + (1,) * pad

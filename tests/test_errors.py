@@ -152,3 +152,9 @@ def test_xmux_run_missing_file(tmp_path):
     )
     assert proc.returncode == 1
     assert "no such file" in proc.stderr
+
+
+def test_reqd_work_group_size_needs_full_groups():
+    k = xmux.compile(REQD).kernel("fixed")
+    with pytest.raises(LaunchError, match=r"global_size \[12\] is not a multiple of its reqd"):
+        k(np.zeros(12, np.float32), global_size=12, local_size=8)

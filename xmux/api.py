@@ -91,8 +91,12 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
                 raise NotSupportedError(
                     f"kernel '{kernel}' argument {index} ('{name}'): i{width} is not supported"
                 )
-            unsigned = elem.signedness.data == Signedness.UNSIGNED
-            return f"{'u' if unsigned else ''}int{width}"
+            if elem.signedness.data != Signedness.SIGNLESS:
+                raise NotSupportedError(
+                    f"kernel '{kernel}' argument {index} ('{name}'): {elem} is not supported; "
+                    "use a signless integer type (arith ops are signless)"
+                )
+            return f"int{width}"
         floats = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
         if type(elem) in floats:
             return floats[type(elem)]
