@@ -1,0 +1,394 @@
+"""JIT-compile LLVM IR for the host CPU with llvmlite, with in-memory and on-disk caches.
+
+Pipeline: parse → verify → optimize with LLVM's new pass manager at O3 (loop and SLP
+vectorization on) for the host CPU and its features → ``emit_object`` → load the object into an
+MCJIT engine. As in the reference host target's binaries, the object is what gets cached: the
+disk cache stores it with a JSON record (kernel metadata, external symbols it needs, exported
+symbols), and a hit is loaded with ``add_object_file`` without parsing or optimizing anything.
+
+Caches:
+- in memory: key → ``JitModule`` (a hit returns the very same object);
+- on disk: ``$XMUX_CACHE_DIR`` or ``~/.cache/xmux``; ``XMUX_CACHE=0`` turns it off unless a
+  ``cache_dir`` is passed explicitly.
+The key is sha256 of the IR text (or the caller's ``cache_key``), the kernel metadata and
+``target_fingerprint()`` (CPU name, CPU features, llvmlite/LLVM versions, pipeline version).
+
+External symbols (runtime callbacks such as ``xmux_launch`` or ``printMemrefF32``) must be
+registered with ``register_symbol`` before compiling code that calls them; libc/libm/libgcc are
+loaded so ``malloc``, ``memcpy``, ``sinf``… resolve. A call to a symbol that cannot be resolved
+raises ``MissingSymbolError`` (MCJIT would otherwise abort the whole process).
+
+Compilation is serialized by one lock; compiled functions may be called from any thread.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from collections import Counter
+from pathlib import Path
+
+import llvmlite
+import llvmlite.binding as llvm
+
+from xmux.errors import XmuxError
+
+__all__ = [
+    "JitModule",
+    "MissingSymbolError",
+    "assembly",
+    "cache_stats",
+    "clear_memory_cache",
+    "compile_ir",
+    "default_cache_dir",
+    "load_cached",
+    "optimized_ir",
+    "register_symbol",
+    "target_fingerprint",
+]
+
+#: bump when the optimization pipeline or the cache record format changes
+_PIPELINE_VERSION = "xmux-jit-1"
+
+_lock = threading.RLock()
+_memory: dict[str, JitModule] = {}
+_registered: dict[str, int] = {}
+
+#: counters tests (and curious users) can read: compiled, memory_hits, disk_hits, disk_writes
+cache_stats: Counter[str] = Counter()
+
+
+class MissingSymbolError(XmuxError):
+    """The compiled code calls an external function or uses a global nobody defined."""
+
+
+# ---------------------------------------------------------------------------------------
+# Target
+# ---------------------------------------------------------------------------------------
+
+
+class _Target:
+    """Host target machine (created once); one extra machine per engine, which owns it."""
+
+    def __init__(self) -> None:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        llvm.initialize_native_asmparser()
+        _load_system_libraries()
+        self.triple = llvm.get_process_triple()
+        self.cpu = llvm.get_host_cpu_name()
+        self.features = llvm.get_host_cpu_features().flatten()
+        self.target = llvm.Target.from_triple(self.triple)
+        self.machine = self.new_machine()
+        self.data_layout = str(self.machine.target_data)
+
+    def new_machine(self) -> llvm.TargetMachine:
+        return self.target.create_target_machine(
+            cpu=self.cpu, features=self.features, opt=3, jit=True
+        )
+
+
+_target_instance: _Target | None = None
+
+
+def _target() -> _Target:
+    global _target_instance
+    with _lock:
+        if _target_instance is None:
+            _target_instance = _Target()
+        return _target_instance
+
+
+def _load_system_libraries() -> None:
+    """Make libc/libm (and libgcc's soft-float helpers) visible to the JIT linker."""
+    found = False
+    for lib in ("c", "m", "gcc_s"):
+        path = ctypes.util.find_library(lib)
+        if path is None:
+            continue
+        try:
+            llvm.load_library_permanently(path)
+            found = found or lib == "c"
+        except RuntimeError:
+            continue
+    if not found:  # fall back to the symbols of the running process
+        from llvmlite.binding import ffi
+
+        with ffi.OutputString() as err:
+            ffi.lib.LLVMPY_LoadLibraryPermanently(None, err)
+
+
+def target_fingerprint() -> str:
+    """What compiled code depends on besides its IR: CPU, features, tool versions."""
+    t = _target()
+    llvm_version = ".".join(map(str, llvm.llvm_version_info))
+    return (
+        f"{t.triple}|{t.cpu}|{t.features}|llvmlite {llvmlite.__version__}|llvm {llvm_version}"
+        f"|{_PIPELINE_VERSION}"
+    )
+
+
+def register_symbol(name: str, address: int) -> None:
+    """Make ``name`` resolve to ``address`` in code compiled from now on."""
+    with _lock:
+        _target()  # the JIT linker must be initialized first
+        llvm.add_symbol(name, address)
+        _registered[name] = address
+
+
+# ---------------------------------------------------------------------------------------
+# Compilation
+# ---------------------------------------------------------------------------------------
+
+
+def _parse(ir_text: str) -> llvm.ModuleRef:
+    t = _target()
+    try:
+        mod = llvm.parse_assembly(ir_text)
+        mod.verify()
+    except RuntimeError as e:
+        raise XmuxError(f"invalid LLVM IR: {str(e).strip()}") from e
+    mod.triple = t.triple
+    mod.data_layout = t.data_layout
+    return mod
+
+
+def _optimize(mod: llvm.ModuleRef) -> None:
+    t = _target()
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pto.loop_unrolling = True
+    pb = llvm.create_pass_builder(t.machine, pto)
+    pb.getModulePassManager().run(mod, pb)
+
+
+def _parse_and_optimize(ir_text: str) -> llvm.ModuleRef:
+    with _lock:
+        mod = _parse(ir_text)
+        _optimize(mod)
+        return mod
+
+
+def optimized_ir(ir_text: str) -> str:
+    """The IR after the JIT's O3 pipeline (for tests and debugging)."""
+    return str(_parse_and_optimize(ir_text))
+
+
+def assembly(ir_text: str) -> str:
+    """Host assembly of the optimized IR (for tests and debugging)."""
+    with _lock:
+        return _target().machine.emit_assembly(_parse_and_optimize(ir_text))
+
+
+def _externals(mod: llvm.ModuleRef) -> list[str]:
+    names = [f.name for f in mod.functions if f.is_declaration and not f.name.startswith("llvm.")]
+    names += [g.name for g in mod.global_variables if g.is_declaration]
+    return sorted(names)
+
+
+def _exports(mod: llvm.ModuleRef) -> list[str]:
+    defined = [*mod.functions, *mod.global_variables]
+    return sorted(
+        v.name
+        for v in defined
+        if not v.is_declaration and v.linkage not in (llvm.Linkage.internal, llvm.Linkage.private)
+    )
+
+
+def _check_externals(names: list[str]) -> None:
+    missing = [n for n in names if n not in _registered and llvm.address_of_symbol(n) is None]
+    if missing:
+        listed = ", ".join(f"'{n}'" for n in missing)
+        raise MissingSymbolError(
+            f"the compiled code uses undefined external symbol(s) {listed}: define them in the "
+            "module or register them with xmux.runtime.jit.register_symbol(name, address)"
+        )
+
+
+class JitModule:
+    """Compiled code loaded in an MCJIT engine; keeps the engine alive while referenced."""
+
+    def __init__(
+        self,
+        key: str,
+        obj: bytes,
+        record: dict,
+        source: str,
+    ) -> None:
+        t = _target()
+        self.key = key
+        #: "compiled" (built now) or "disk" (loaded from the disk cache)
+        self.source = source
+        self.object_code = obj
+        self._record = record
+        self._addresses: dict[str, int] = {}
+        holder = llvm.parse_assembly("")
+        holder.triple = t.triple
+        holder.data_layout = t.data_layout
+        self._engine = llvm.create_mcjit_compiler(holder, t.new_machine())
+        self._object = llvm.ObjectFileRef.from_data(obj)
+        self._engine.add_object_file(self._object)
+        self._engine.finalize_object()
+
+    @property
+    def kernel_infos_json(self) -> str:
+        """The kernel metadata stored with the object (``dialects.attrs.dump_kernel_infos``)."""
+        return self._record.get("kernel_infos", "")
+
+    @property
+    def exports(self) -> list[str]:
+        """Symbols with external linkage defined by this module."""
+        return list(self._record.get("exports", []))
+
+    def address(self, symbol: str) -> int:
+        """Address of an exported function or global."""
+        with _lock:
+            addr = self._addresses.get(symbol)
+            if addr is None:
+                addr = self._engine.get_function_address(symbol) if symbol in self.exports else 0
+                if not addr:
+                    known = ", ".join(self.exports) or "none"
+                    raise XmuxError(
+                        f"no exported symbol '{symbol}' in the compiled module (exports: {known})"
+                    )
+                self._addresses[symbol] = addr
+            return addr
+
+    def __repr__(self) -> str:
+        return f"<JitModule {self.key[:12]} ({self.source}) exports={self.exports}>"
+
+
+# ---------------------------------------------------------------------------------------
+# Caches
+# ---------------------------------------------------------------------------------------
+
+
+def default_cache_dir() -> Path | None:
+    """The disk cache directory, or None when ``XMUX_CACHE=0``."""
+    if os.environ.get("XMUX_CACHE", "1") == "0":
+        return None
+    env = os.environ.get("XMUX_CACHE_DIR")
+    return Path(env) if env else Path.home() / ".cache" / "xmux"
+
+
+def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None) -> str:
+    h = hashlib.sha256()
+    for part in (cache_key if cache_key is not None else ir_text, kernel_infos_json):
+        h.update(part.encode())
+        h.update(b"\0")
+    h.update(target_fingerprint().encode())
+    return h.hexdigest()
+
+
+def _paths(cache_dir: Path, key: str) -> tuple[Path, Path]:
+    return cache_dir / f"{key}.o", cache_dir / f"{key}.json"
+
+
+def _read_disk(cache_dir: Path, key: str) -> tuple[bytes, dict] | None:
+    obj_path, rec_path = _paths(cache_dir, key)
+    try:
+        record = json.loads(rec_path.read_text())
+        obj = obj_path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    if record.get("fingerprint") != target_fingerprint():
+        return None
+    if hashlib.sha256(obj).hexdigest() != record.get("object_sha256"):
+        return None  # torn or corrupted write
+    return obj, record
+
+
+def _write_disk(cache_dir: Path, key: str, obj: bytes, record: dict) -> None:
+    """Object first, record last, each by atomic rename: a reader never sees half a file."""
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for path, data in zip(
+            _paths(cache_dir, key), (obj, json.dumps(record).encode()), strict=True
+        ):
+            fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        cache_stats["disk_writes"] += 1
+    except OSError:
+        pass  # a read-only or full cache directory must not break compilation
+
+
+def _resolve_dir(cache_dir: Path | str | None) -> Path | None:
+    return Path(cache_dir) if cache_dir is not None else default_cache_dir()
+
+
+def _lookup(key: str, cache_dir: Path | None) -> JitModule | None:
+    hit = _memory.get(key)
+    if hit is not None:
+        cache_stats["memory_hits"] += 1
+        return hit
+    if cache_dir is None:
+        return None
+    found = _read_disk(cache_dir, key)
+    if found is None:
+        return None
+    obj, record = found
+    _check_externals(record.get("externals", []))
+    jm = JitModule(key, obj, record, source="disk")
+    _memory[key] = jm
+    cache_stats["disk_hits"] += 1
+    return jm
+
+
+def load_cached(
+    cache_key: str, *, kernel_infos_json: str = "", cache_dir: Path | str | None = None
+) -> JitModule | None:
+    """The module compiled earlier with this ``cache_key`` (memory, then disk), or None."""
+    with _lock:
+        return _lookup(_key("", kernel_infos_json, cache_key), _resolve_dir(cache_dir))
+
+
+def compile_ir(
+    ir_text: str,
+    *,
+    kernel_infos_json: str = "",
+    cache_dir: Path | str | None = None,
+    cache_key: str | None = None,
+) -> JitModule:
+    """Compile LLVM IR text for the host (or fetch it from a cache).
+
+    ``kernel_infos_json`` is stored with the object and returned by
+    ``JitModule.kernel_infos_json``. ``cache_key`` replaces the IR text in the cache key
+    (callers that can key on their own source skip lowering on a hit: ``load_cached``).
+    """
+    with _lock:
+        directory = _resolve_dir(cache_dir)
+        key = _key(ir_text, kernel_infos_json, cache_key)
+        hit = _lookup(key, directory)
+        if hit is not None:
+            return hit
+        mod = _parse(ir_text)
+        _optimize(mod)
+        externals = _externals(mod)  # after O3: dead declarations are gone, libcalls added
+        _check_externals(externals)
+        obj = _target().machine.emit_object(mod)
+        record = {
+            "fingerprint": target_fingerprint(),
+            "kernel_infos": kernel_infos_json,
+            "externals": externals,
+            "exports": _exports(mod),
+            "object_sha256": hashlib.sha256(obj).hexdigest(),
+        }
+        jm = JitModule(key, obj, record, source="compiled")
+        cache_stats["compiled"] += 1
+        _memory[key] = jm
+        if directory is not None:
+            _write_disk(directory, key, obj, record)
+        return jm
+
+
+def clear_memory_cache() -> None:
+    """Forget in-memory modules (their engines live on while referenced elsewhere)."""
+    with _lock:
+        _memory.clear()
