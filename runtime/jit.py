@@ -10,7 +10,7 @@ Caches:
 - in memory: key → ``JitModule`` (a hit returns the very same object);
 - on disk: ``$XMUX_CACHE_DIR`` or ``~/.cache/xmux``; ``XMUX_CACHE=0`` turns it off unless a
   ``cache_dir`` is passed explicitly.
-The key is sha256 of the IR text (or the caller's ``cache_key``), the kernel metadata and
+The key is sha256 of the IR text and kernel metadata (or of the caller's ``cache_key``) and
 ``target_fingerprint()`` (CPU name, CPU features, llvmlite/LLVM versions, pipeline version).
 
 External symbols (runtime callbacks such as ``xmux_launch`` or ``printMemrefF32``) must be
@@ -277,8 +277,11 @@ def default_cache_dir() -> Path | None:
 
 
 def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None) -> str:
+    """A caller's ``cache_key`` stands for its whole input (source, pipeline, metadata):
+    ``load_cached`` must find the module knowing nothing else."""
     h = hashlib.sha256()
-    for part in (cache_key if cache_key is not None else ir_text, kernel_infos_json):
+    parts = ("key", cache_key) if cache_key is not None else ("ir", ir_text, kernel_infos_json)
+    for part in parts:
         h.update(part.encode())
         h.update(b"\0")
     h.update(target_fingerprint().encode())
@@ -341,12 +344,11 @@ def _lookup(key: str, cache_dir: Path | None) -> JitModule | None:
     return jm
 
 
-def load_cached(
-    cache_key: str, *, kernel_infos_json: str = "", cache_dir: Path | str | None = None
-) -> JitModule | None:
-    """The module compiled earlier with this ``cache_key`` (memory, then disk), or None."""
+def load_cached(cache_key: str, *, cache_dir: Path | str | None = None) -> JitModule | None:
+    """The module compiled earlier with this ``cache_key`` (memory, then disk), or None.
+    Its ``kernel_infos_json`` is the metadata stored with it."""
     with _lock:
-        return _lookup(_key("", kernel_infos_json, cache_key), _resolve_dir(cache_dir))
+        return _lookup(_key("", "", cache_key), _resolve_dir(cache_dir))
 
 
 def compile_ir(
@@ -359,8 +361,9 @@ def compile_ir(
     """Compile LLVM IR text for the host (or fetch it from a cache).
 
     ``kernel_infos_json`` is stored with the object and returned by
-    ``JitModule.kernel_infos_json``. ``cache_key`` replaces the IR text in the cache key
-    (callers that can key on their own source skip lowering on a hit: ``load_cached``).
+    ``JitModule.kernel_infos_json``. Without ``cache_key`` the cache key is the IR text and
+    the metadata; a caller's ``cache_key`` replaces both, so a caller that keys on its own
+    source can skip lowering on a hit (``load_cached``).
     """
     with _lock:
         directory = _resolve_dir(cache_dir)
