@@ -467,6 +467,32 @@ def test_dma_2d_copies_a_tile():
     np.testing.assert_array_equal(out, want)
 
 
+def test_dma_3d_into_a_2d_memref():
+    # a 2x2x3 box of a 4x3x5 f64 volume into a 4x3 local-shaped (2-D, delinearized) buffer
+    text = """
+    func.func @box(%src: memref<?xf64>, %dst: memref<4x3xf64>)
+        attributes {mux.kernel = "entry_point"} {
+      %w = arith.constant 24 : index
+      %dl = arith.constant 24 : index
+      %sl = arith.constant 40 : index
+      %h = arith.constant 2 : index
+      %dp = arith.constant 48 : index
+      %sp = arith.constant 120 : index
+      %d = arith.constant 2 : index
+      %e = mux.dma_read_3d %dst, %src width(%w) dst_line_stride(%dl) src_line_stride(%sl)
+          height(%h) dst_plane_stride(%dp) src_plane_stride(%sp) depth(%d)
+          : memref<4x3xf64>, memref<?xf64>
+      mux.dma_wait %e
+      func.return
+    }
+    """
+    src = np.arange(60, dtype=np.float64)
+    dst = np.zeros((4, 3), dtype=np.float64)
+    compile_kernel(text)["box"](src, dst, global_size=(3,), local_size=(3,))
+    want = src.reshape(4, 3, 5)[:2, :2, :3].reshape(4, 3)
+    np.testing.assert_array_equal(dst, want)
+
+
 def test_mem_barrier_kernel_runs():
     text = """
     func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {

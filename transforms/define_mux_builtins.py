@@ -29,8 +29,12 @@ offsets in ``dialects/attrs.py``):
 * ``mux.mem_barrier`` → ``llvmx.fence`` with the ordering of its semantics (relaxed: no
   fence). A work-group runs on one thread, so work-group, sub-group and work-item scopes
   get ``syncscope("singlethread")`` (a compiler-only fence); device scopes a full fence.
-* DMA (``mux.dma_read_*`` / ``mux.dma_write_*``): element copy loops; the transfer is
-  complete when the op returns, so its event is a dummy and ``mux.dma_wait`` disappears.
+* DMA (``mux.dma_read_*`` / ``mux.dma_write_*``): element copy loops (byte sizes and
+  strides divided by the element size; elements counted row-major over each memref's
+  shape). The transfer is complete when the op returns, so events vanish with the ops
+  that use them (DMA ops chaining them, ``mux.dma_wait``); an event used any other way is
+  not supported. Every work-item that reaches the op performs the whole copy: idempotent
+  for reads; a write of local data needs a barrier before it anyway.
 
 Expects: work-item loops already built (no control barriers or collectives: those are "not
 supported by this pipeline yet", as is any other mux op left over). Guarantees: no mux op
@@ -47,12 +51,13 @@ Before / after::
                  %sched_info: !llvm.ptr) attributes {mux.scheduling_params} {
       %0 = llvm.getelementptr inbounds %wg_info[0, 0] : (...) -> !llvm.ptr, !llvm.array<9 x i64>
       %group_id0 = llvm.load %0 {alignment = 8 : i64} : !llvm.ptr -> i64
-      ... enqueued_local_size0, global_offset0 likewise ...
-      %3 = llvm.getelementptr inbounds %wi_info[0, 0] : (...) -> !llvm.ptr, !llvm.array<3 x i64>
-      %local_id0 = llvm.load %3 {alignment = 8 : i64} : !llvm.ptr -> i64
-      %4 = arith.muli %group_id0, %enqueued_local_size0 : i64
-      %5 = arith.addi %4, %local_id0 : i64
-      %6 = arith.addi %5, %global_offset0 : i64
+      ... %enqueued_local_size0 (sched[6]) likewise ...
+      %2 = arith.muli %group_id0, %enqueued_local_size0 : i64
+      ... %global_offset0 (sched[3]) likewise ...
+      %4 = arith.addi %2, %global_offset0 : i64          // uniform part, computed once
+      %5 = llvm.getelementptr inbounds %wi_info[0, 0] : (...) -> !llvm.ptr, !llvm.array<3 x i64>
+      %local_id0 = llvm.load %5 {alignment = 8 : i64} : !llvm.ptr -> i64
+      %6 = arith.addi %4, %local_id0 : i64
       %i = arith.index_cast %6 : i64 to index
       ...
     }

@@ -23,7 +23,9 @@ call of the kernel runs a whole work-group.
 Expects: entry points marked ``mux.kernel = "entry_point"``, returning nothing, with no
 control barrier or collective (``mux.is_barrier_like``) in them or in the functions they
 call: those are "not supported by this pipeline yet". Guarantees: the kernel keeps its name
-and arguments; its body is the loop nest followed by ``func.return``.
+and arguments; its body is the loop nest followed by ``func.return``. Kernels that already
+contain ``mux.set_local_id`` are work-group functions already and are left alone, so the
+pass can run twice.
 
 The loop-nest builder (``WorkItemLoopBuilder``) works on any list of ops so that barrier
 regions can each get their own nest.
@@ -64,7 +66,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
-from xdsl.dialects.builtin import IndexType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -73,11 +75,6 @@ from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError, XmuxError
 
 BODY_SUFFIX = ".mux-wi-body"
-
-
-def _sym(op: Operation) -> str:
-    name = op.properties.get("sym_name")
-    return name.data if isinstance(name, StringAttr) else "?"
 
 
 def _pass_error(kernel: func.FuncOp, message: str) -> XmuxError:
@@ -298,7 +295,12 @@ class WorkItemLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         symbols = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
-        kernels = attrs.entry_points(op)
+        # A kernel that already sets local ids is a work-group function: leave it.
+        kernels = [
+            k
+            for k in attrs.entry_points(op)
+            if not any(isinstance(o, mux.SetLocalIdOp) for o in k.walk())
+        ]
         for kernel in kernels:
             check_barrier_free(kernel, symbols)
         for kernel in kernels:

@@ -1,7 +1,9 @@
 // RUN: xmux-opt %s -p work-item-loops | filecheck %s
+// RUN: xmux-opt %s -p work-item-loops,work-item-loops | filecheck %s
 
 // Default order xyz: z outermost, x innermost; bounds are the actual local sizes, read
-// once before the nest; each loop level sets the id of the dimension it iterates.
+// once before the nest; each loop level sets the id of the dimension it iterates. A second
+// run leaves the work-group function alone.
 
 func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
   %i = mux.get_global_id 0 : index
