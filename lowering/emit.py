@@ -97,14 +97,17 @@ class _Metadata:
             self.groups[gid] = _DistinctNode(self.module)
         return self.groups[gid]
 
-    def attach_access_groups(self, op: Operation, instr: ir.Instruction) -> None:
+    def attach_access_groups(self, op: Operation, instrs: Sequence[ir.Instruction]) -> None:
+        """``xmux.access_groups`` of ``op`` on the memory-touching instructions it became
+        (loads, stores, atomics and calls: the inliner hands a call's groups on)."""
         gids = attrs.get_access_groups(op)
         if not gids:
             return
         nodes = [self.access_group(g) for g in gids]
-        instr.set_metadata(
-            "llvm.access.group", nodes[0] if len(nodes) == 1 else self.module.add_metadata(nodes)
-        )
+        node = nodes[0] if len(nodes) == 1 else self.module.add_metadata(nodes)
+        for instr in instrs:
+            if isinstance(instr, _MEMORY_INSTRUCTIONS):
+                instr.set_metadata("llvm.access.group", node)
 
     def loop_id(self, gid: int) -> _DistinctNode:
         parallel = self.module.add_metadata(["llvm.loop.parallel_accesses", self.access_group(gid)])
@@ -112,6 +115,17 @@ class _Metadata:
         node = _DistinctNode(self.module)
         node.operands = (node, parallel, progress)
         return node
+
+
+_MEMORY_INSTRUCTIONS = (
+    instructions.LoadInstr,
+    instructions.StoreInstr,
+    instructions.LoadAtomicInstr,
+    instructions.StoreAtomicInstr,
+    instructions.AtomicRMW,
+    instructions.CmpXchg,
+    instructions.CallInstr,
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -249,13 +263,11 @@ class _FunctionEmitter:
     def atomicrmw(self, op: llvmx.AtomicRMWOp, b: ir.IRBuilder) -> None:
         instr = _AtomicRMW(b.block, op, self.v(op.ptr), self.v(op.val))
         b._insert(instr)
-        self.md.attach_access_groups(op, instr)
         self.val_map[op.res] = instr
 
     def cmpxchg(self, op: llvmx.AtomicCmpXchgOp, b: ir.IRBuilder) -> None:
         instr = _CmpXchg(b.block, op, self.v(op.ptr), self.v(op.val), self.v(op.new))
         b._insert(instr)
-        self.md.attach_access_groups(op, instr)
         self.val_map[op.res] = instr
 
     def fence(self, op: llvmx.FenceOp, b: ir.IRBuilder) -> None:
@@ -312,16 +324,14 @@ class _FunctionEmitter:
         ordering = op.ordering.value.data
         if ordering == 0:
             convert_op(op, b, self.val_map, self.block_map)
-            instr = self.val_map[op.dereferenced_value]
-        else:
-            typ = convert_type(op.dereferenced_value.type)
-            align = op.alignment.value.data if op.alignment else _natural_alignment(typ)
-            instr = instructions.LoadAtomicInstr(
-                b.block, self.v(op.ptr), llvmx.ATOMIC_ORDERINGS[ordering], align, typ=typ
-            )
-            b._insert(instr)
-            self.val_map[op.dereferenced_value] = instr
-        self.md.attach_access_groups(op, instr)
+            return
+        typ = convert_type(op.dereferenced_value.type)
+        align = op.alignment.value.data if op.alignment else _natural_alignment(typ)
+        instr = instructions.LoadAtomicInstr(
+            b.block, self.v(op.ptr), llvmx.ATOMIC_ORDERINGS[ordering], align, typ=typ
+        )
+        b._insert(instr)
+        self.val_map[op.dereferenced_value] = instr
 
     def store(self, op: llvm.StoreOp, b: ir.IRBuilder) -> None:
         ordering = op.ordering.value.data if op.ordering is not None else 0
@@ -341,7 +351,6 @@ class _FunctionEmitter:
         if op.nontemporal is not None:
             one = ir.Constant(ir.IntType(32), 1)
             instr.set_metadata("nontemporal", b.module.add_metadata([one]))
-        self.md.attach_access_groups(op, instr)
 
     def call_intrinsic(self, op: llvm.CallIntrinsicOp, b: ir.IRBuilder) -> None:
         if op.op_bundle_operands:
@@ -729,11 +738,14 @@ def _define_function(op: llvm.FuncOp, fn: ir.Function, md: _Metadata) -> None:
 
 def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None:
     handler = _HANDLERS.get(type(op))
+    block = builder.block
+    first_new = len(block.instructions)
     try:
         if handler is not None:
             handler(em, op, builder)
         else:
             convert_op(op, builder, em.val_map, em.block_map)
+        em.md.attach_access_groups(op, block.instructions[first_new:])
     except XmuxError:
         raise
     except NotImplementedError as e:

@@ -488,6 +488,34 @@ def test_loop_metadata_emitted():
     }
 
 
+def test_access_groups_on_atomics_and_calls():
+    text = emit_text(
+        parse(
+            """
+            llvm.func internal @bump(%p: !llvm.ptr) {
+              %one = llvm.mlir.constant(1 : i32) : i32
+              llvm.store %one, %p : i32, !llvm.ptr
+              llvm.return
+            }
+            llvm.func @f(%p: !llvm.ptr, %v: i32) {
+              %0 = llvmx.atomicrmw add %p, %v monotonic {xmux.access_groups = array<i64: 5>}
+                   : !llvm.ptr, i32
+              %1 = llvm.load %p atomic acquire {xmux.access_groups = array<i64: 5, 6>}
+                   : !llvm.ptr -> i32
+              llvm.call @bump(%p) {xmux.access_groups = array<i64: 6>} : (!llvm.ptr) -> ()
+              llvm.return
+            }
+            """
+        )
+    )
+    five = re.search(r"atomicrmw add .*!llvm.access.group !(\d+)", text).group(1)
+    six = re.search(r'call (?:ccc )?void @"bump".*!llvm.access.group !(\d+)', text).group(1)
+    both = re.search(r"load atomic .*!llvm.access.group !(\d+)", text).group(1)
+    assert re.search(rf"^!{both} = !\{{ !{five}, !{six} \}}$", text, re.M)
+    for group in (five, six):
+        assert re.search(rf"^!{group} = distinct !\{{\s*\}}$", text, re.M)
+
+
 def test_parallel_loop_vectorized_without_runtime_checks():
     plain = jit.optimized_ir(emit_text(parse(_loop(annotated=False))))
     annotated = jit.optimized_ir(emit_text(parse(_loop(annotated=True))))
@@ -571,6 +599,26 @@ def test_libc_externals_malloc_memcpy_free():
     dst = np.zeros_like(src)
     fn(jm, "roundtrip", None, c_p, c_p, c_i64)(ptr(src), ptr(dst), src.nbytes)
     np.testing.assert_array_equal(dst, src)
+
+
+def test_variadic_printf_style_call():
+    _, jm = build(
+        """
+        llvm.mlir.global internal constant @fmt("x=%d y=%.2f\\00") {addr_space = 0 : i32}
+        llvm.func @snprintf(!llvm.ptr, i64, !llvm.ptr, ...) -> i32
+        llvm.func @fmt_it(%buf: !llvm.ptr, %x: i32, %y: f64) -> i32 {
+          %f = llvm.mlir.addressof @fmt : !llvm.ptr
+          %n = llvm.mlir.constant(64 : i64) : i64
+          %r = llvm.call @snprintf(%buf, %n, %f, %x, %y)
+               vararg(!llvm.func<i32 (ptr, i64, ptr, ...)>)
+               : (!llvm.ptr, i64, !llvm.ptr, i32, f64) -> i32
+          llvm.return %r : i32
+        }
+        """
+    )
+    buf = ctypes.create_string_buffer(64)
+    n = fn(jm, "fmt_it", c_i32, c_p, c_i32, c_f64)(ctypes.addressof(buf), -12, 3.14159)
+    assert buf.value == b"x=-12 y=3.14" and n == len(buf.value)
 
 
 def test_globals_with_initializers():
