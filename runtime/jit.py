@@ -322,7 +322,9 @@ def _write_disk(cache_dir: Path, key: str, obj: bytes, record: dict) -> None:
         pass  # a read-only or full cache directory must not break compilation
 
 
-def _resolve_dir(cache_dir: Path | str | None) -> Path | None:
+def _resolve_dir(cache_dir: Path | str | None, disk_cache: bool | None = None) -> Path | None:
+    if disk_cache is False:
+        return None
     return Path(cache_dir) if cache_dir is not None else default_cache_dir()
 
 
@@ -357,16 +359,18 @@ def compile_ir(
     kernel_infos_json: str = "",
     cache_dir: Path | str | None = None,
     cache_key: str | None = None,
+    disk_cache: bool | None = None,
 ) -> JitModule:
     """Compile LLVM IR text for the host (or fetch it from a cache).
 
     ``kernel_infos_json`` is stored with the object and returned by
     ``JitModule.kernel_infos_json``. Without ``cache_key`` the cache key is the IR text and
     the metadata; a caller's ``cache_key`` replaces both, so a caller that keys on its own
-    source can skip lowering on a hit (``load_cached``).
+    source can skip lowering on a hit (``load_cached``). ``disk_cache=False`` keeps this
+    module out of the disk cache (the default follows ``XMUX_CACHE`` / ``cache_dir``).
     """
     with _lock:
-        directory = _resolve_dir(cache_dir)
+        directory = _resolve_dir(cache_dir, disk_cache)
         key = _key(ir_text, kernel_infos_json, cache_key)
         hit = _lookup(key, directory)
         if hit is not None:

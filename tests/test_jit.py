@@ -136,6 +136,11 @@ def test_xmux_cache_0_disables_disk_cache(tmp_path, monkeypatch):
     assert jit.compile_ir(text).source == "compiled"
 
 
+def test_disk_cache_false_writes_nothing(tmp_path):
+    jm = jit.compile_ir(_ir(), cache_dir=tmp_path, disk_cache=False)
+    assert _scale(jm)(1) == 3 and not list(tmp_path.iterdir())
+
+
 def test_corrupted_cache_entry_is_recompiled(tmp_path):
     text = _ir()
     jit.compile_ir(text, cache_dir=tmp_path)
