@@ -1,9 +1,10 @@
 """arith → llvm, on scalars and 1-D vectors (as MLIR's arith-to-llvm).
 
-Integer min/max become ``llvm.call_intrinsic "llvm.smin.i32"``-style calls; ``maxnumf`` /
-``minnumf`` the ``llvm.intr.maxnum/minnum`` ops; ``maximumf`` / ``minimumf`` (NaN-propagating)
-``llvm.maximum/minimum`` intrinsics. ``ceildivsi`` / ``floordivsi`` / ``ceildivui`` are expanded
-with a division, a remainder and a correction. ``uitofp`` / ``fptosi`` / ``fptoui`` use ``llvmx``.
+Min/max become ``llvm.call_intrinsic "llvm.smin.i32"``-style calls (mangled names):
+smin/smax/umin/umax, ``maxnumf``/``minnumf`` → maxnum/minnum, ``maximumf``/``minimumf``
+(NaN-propagating, -0 < +0) → maximum/minimum. ``ceildivsi`` / ``floordivsi`` / ``ceildivui``
+are expanded with a division, a remainder and a correction. ``uitofp`` / ``fptosi`` /
+``fptoui`` use ``llvmx``.
 Comparisons and selects with vector conditions are done lane by lane (xDSL's ``llvm.fcmp`` and
 ``llvm.select`` take scalars only). Fast-math flags are kept on float arithmetic and ``fneg``.
 """
@@ -68,17 +69,9 @@ def _float_bin(cls: type[llvm.AbstractFloatArithOp]) -> Handler:
 def _intrinsic_bin(name: str) -> Handler:
     def lower(lw: FunctionLowerer, op: Operation) -> None:
         a, b = _binary(lw, op)
-        res = lw.intrinsic(f"llvm.{name}.{intrinsic_suffix(a.type)}", [a, b], a.type)
+        res = lw.intrinsic(f"llvm.{name}.{intrinsic_suffix(a.type)}", [a, b], a.type, fastmath(op))
         assert res is not None
         lw.set(op.results[0], res)
-
-    return lower
-
-
-def _intr_op_bin(cls: type[Operation]) -> Handler:
-    def lower(lw: FunctionLowerer, op: Operation) -> None:
-        a, b = _binary(lw, op)
-        lw.set(op.results[0], lw.emit_value(cls(a, b, fastmath(op))))  # type: ignore[call-arg]
 
     return lower
 
@@ -263,8 +256,8 @@ HANDLERS: dict[str, Handler] = {
     "arith.divf": _float_bin(llvm.FDivOp),
     "arith.remf": _float_bin(llvm.FRemOp),
     "arith.negf": lower_negf,
-    "arith.maxnumf": _intr_op_bin(llvm.VectorFMaxOp),
-    "arith.minnumf": _intr_op_bin(llvm.VectorFMinOp),
+    "arith.maxnumf": _intrinsic_bin("maxnum"),
+    "arith.minnumf": _intrinsic_bin("minnum"),
     "arith.maximumf": _intrinsic_bin("maximum"),
     "arith.minimumf": _intrinsic_bin("minimum"),
     "arith.cmpi": lower_cmpi,

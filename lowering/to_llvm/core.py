@@ -219,9 +219,16 @@ class FunctionLowerer:
         return op.returned
 
     def intrinsic(
-        self, name: str, args: Sequence[SSAValue], result: Attribute | None
+        self,
+        name: str,
+        args: Sequence[SSAValue],
+        result: Attribute | None,
+        fastmath: llvm.FastMathAttr | None = None,
     ) -> SSAValue | None:
+        """``llvm.call_intrinsic`` of a fully mangled name (``llvm.sqrt.v4f32``)."""
         op = llvm.CallIntrinsicOp(name, list(args), [] if result is None else [result])
+        if fastmath is not None and fastmath.data:
+            op.fastmathFlags = fastmath
         self.emit(op)
         return op.ress
 

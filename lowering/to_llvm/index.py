@@ -8,7 +8,7 @@ the ``value``/``pred`` attributes generically.
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, StringAttr, i1, i64
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i1, i64
 from xdsl.ir import Attribute, Operation
 
 from xmux.lowering.to_llvm import arith as arith_lowering
@@ -26,8 +26,9 @@ def _predicate(lw: FunctionLowerer, op: Operation) -> str:
     if isinstance(attr, IntegerAttr):
         return _PREDICATES[attr.value.data]
     # #index<cmp_predicate slt> (unregistered attribute) or a string
-    text = attr.data if isinstance(attr, StringAttr) else str(getattr(attr, "value", attr))
-    words = [w for w in str(text).replace(">", " ").replace("<", " ").split() if w in _PREDICATES]
+    inner = getattr(attr, "value", attr)
+    text = inner.data if isinstance(inner, StringAttr) else str(inner)
+    words = [w for w in text.replace(">", " ").replace("<", " ").split() if w in _PREDICATES]
     if not words:
         raise lw.error(op, f"cannot read the comparison predicate {attr}")
     return words[-1]
@@ -35,7 +36,7 @@ def _predicate(lw: FunctionLowerer, op: Operation) -> str:
 
 def lower_constant(lw: FunctionLowerer, op: Operation) -> None:
     value = _attr(op, "value")
-    if isinstance(value, BoolAttr) or (isinstance(value, IntegerAttr) and value.type == i1):
+    if isinstance(value, IntegerAttr) and value.type == i1:
         lw.set(op.results[0], lw.const(int(bool(value.value.data)), i1))
     elif isinstance(value, IntegerAttr):
         lw.set(op.results[0], lw.const(value.value.data, i64))

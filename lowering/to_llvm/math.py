@@ -1,9 +1,10 @@
 """math → llvm intrinsics, or libm calls where LLVM has no intrinsic.
 
-``llvm.intr.*`` ops for sqrt/exp/exp2/log/log2/sin/cos/fabs/floor/ceil/pow/copysign/fma,
-``llvm.call_intrinsic`` for log10/round/roundeven/trunc/powi/abs/ctlz/cttz/ctpop, ``rsqrt`` as
-``1 / sqrt``, and calls of libm (``tanhf``/``tanh``, ``erff``, ``atan2f``, ...; declared as
-external ``llvm.func``) for the rest, lane by lane on vectors and through f32 for f16.
+``llvm.call_intrinsic`` with mangled names (``llvm.sqrt.f32``, ``llvm.sqrt.v4f32``) for
+sqrt/exp/exp2/log/log2/log10/sin/cos/fabs/floor/ceil/trunc/round/roundeven/pow/powi/copysign/
+abs/ctlz/cttz/ctpop, ``llvm.intr.fma`` for fma, ``rsqrt`` as ``1 / sqrt``, and calls of libm
+(``tanhf``/``tanh``, ``erff``, ``atan2f``, ...; declared as external ``llvm.func``) for the rest,
+lane by lane on vectors and through f32 for f16.
 """
 
 from __future__ import annotations
@@ -28,23 +29,20 @@ from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.types import intrinsic_suffix, scalar_of
 
 
-def _intr_op(cls: type[Operation]) -> Handler:
-    def lower(lw: FunctionLowerer, op: Operation) -> None:
-        args = lw.get_all(op.operands)
-        lw.set(op.results[0], lw.emit_value(cls(*args, fastmath(op))))  # type: ignore[call-arg]
-
-    return lower
-
-
 def _call_intr(name: str, extra_false: bool = False, overload_args: int = 1) -> Handler:
-    """``llvm.<name>.<overloads>(args[, false])``."""
+    """``llvm.<name>.<overloads>(args[, false])``, fast-math flags kept.
+
+    Mangled ``llvm.call_intrinsic`` rather than xDSL's ``llvm.intr.*`` ops: their translation
+    declares one unmangled function per name, which breaks when a module uses an intrinsic on
+    two types (f32 and vector<4xf32>).
+    """
 
     def lower(lw: FunctionLowerer, op: Operation) -> None:
         args = lw.get_all(op.operands)
         suffix = ".".join(intrinsic_suffix(a.type) for a in args[:overload_args])
         if extra_false:
             args.append(lw.const(0, i1))
-        res = lw.intrinsic(f"llvm.{name}.{suffix}", args, args[0].type)
+        res = lw.intrinsic(f"llvm.{name}.{suffix}", args, args[0].type, fastmath(op))
         assert res is not None
         lw.set(op.results[0], res)
 
@@ -65,7 +63,8 @@ def _splat(lw: FunctionLowerer, value: float, t: Attribute) -> SSAValue:
 
 def lower_rsqrt(lw: FunctionLowerer, op: Operation) -> None:
     x = lw.get(op.operands[0])
-    root = lw.emit_value(llvm.FSqrtOp(x, fastmath(op)))
+    root = lw.intrinsic(f"llvm.sqrt.{intrinsic_suffix(x.type)}", [x], x.type, fastmath(op))
+    assert root is not None
     lw.set(op.results[0], lw.emit_value(llvm.FDivOp(_splat(lw, 1.0, x.type), root, fastmath(op))))
 
 
@@ -109,18 +108,18 @@ def _is_float(t: Attribute) -> bool:
 
 
 HANDLERS: dict[str, Handler] = {
-    "math.absf": _intr_op(llvm.FAbsOp),
-    "math.ceil": _intr_op(llvm.FCeilOp),
-    "math.floor": _intr_op(llvm.FFloorOp),
-    "math.sqrt": _intr_op(llvm.FSqrtOp),
-    "math.exp": _intr_op(llvm.FExpOp),
-    "math.exp2": _intr_op(llvm.FExp2Op),
-    "math.log": _intr_op(llvm.FLogOp),
-    "math.log2": _intr_op(llvm.FLog2Op),
-    "math.sin": _intr_op(llvm.FSinOp),
-    "math.cos": _intr_op(llvm.FCosOp),
-    "math.powf": _intr_op(llvm.FPowOp),
-    "math.copysign": _intr_op(llvm.FCopySignOp),
+    "math.absf": _call_intr("fabs"),
+    "math.ceil": _call_intr("ceil"),
+    "math.floor": _call_intr("floor"),
+    "math.sqrt": _call_intr("sqrt"),
+    "math.exp": _call_intr("exp"),
+    "math.exp2": _call_intr("exp2"),
+    "math.log": _call_intr("log"),
+    "math.log2": _call_intr("log2"),
+    "math.sin": _call_intr("sin"),
+    "math.cos": _call_intr("cos"),
+    "math.powf": _call_intr("pow"),
+    "math.copysign": _call_intr("copysign"),
     "math.fma": lower_fma,
     "math.rsqrt": lower_rsqrt,
     "math.log10": _call_intr("log10"),
