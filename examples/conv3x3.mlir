@@ -83,7 +83,7 @@ module {
     memref.store %w0, %w[%k8] : memref<9xf32>
     mux.launch @conv3x3(%in, %out, %w) global_size(%wd, %h) local_size(%wgx, %wgy)
         : (memref<?x?xf32>, memref<?x?xf32>, memref<9xf32>)
-    %u = memref.cast %out : memref<?x?xf32> to memref<*xf32>
+    %u = "memref.cast"(%out) : (memref<?x?xf32>) -> memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     memref.dealloc %in : memref<?x?xf32>
     memref.dealloc %out : memref<?x?xf32>

@@ -55,7 +55,7 @@ module {
     }
     mux.launch @matmul(%n32, %a, %b, %c) global_size(%n, %n) local_size(%wg, %wg)
         : (i32, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
-    %u = memref.cast %c : memref<?x?xf32> to memref<*xf32>
+    %u = "memref.cast"(%c) : (memref<?x?xf32>) -> memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     memref.dealloc %a : memref<?x?xf32>
     memref.dealloc %b : memref<?x?xf32>

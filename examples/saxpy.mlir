@@ -32,7 +32,7 @@ module {
     }
     mux.launch @saxpy(%alpha, %x, %y) global_size(%gsz) local_size(%wg) global_offset(%off)
         : (f32, memref<?xf32>, memref<?xf32>)
-    %u = memref.cast %y : memref<?xf32> to memref<*xf32>
+    %u = "memref.cast"(%y) : (memref<?xf32>) -> memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     memref.dealloc %x : memref<?xf32>
     memref.dealloc %y : memref<?xf32>

@@ -29,7 +29,7 @@ module {
     }
     mux.launch @vecadd(%a, %b, %c) global_size(%n) local_size(%wg)
         : (memref<?xf32>, memref<?xf32>, memref<?xf32>)
-    %u = memref.cast %c : memref<?xf32> to memref<*xf32>
+    %u = "memref.cast"(%c) : (memref<?xf32>) -> memref<*xf32>
     func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     memref.dealloc %a : memref<?xf32>
     memref.dealloc %b : memref<?xf32>

@@ -29,6 +29,29 @@ LaunchFn = ctypes.CFUNCTYPE(
 )
 
 
+_current: HostProgram | None = None
+_installed: dict[str, object] = {}
+
+
+def _dispatch_launch(index: int, packed: int, dim: int, g, loc, off) -> None:
+    """``xmux_launch`` for every JIT module: routes to the host program now running."""
+    if _current is None:
+        print("error: mux.launch outside xmux-run's host program", file=sys.stderr)
+        return
+    _current._launch(index, packed, dim, g, loc, off)
+
+
+def install_runtime_symbols() -> None:
+    """Resolve ``xmux_launch`` and ``printMemref*`` for JIT code (once per process)."""
+    from xmux.runtime import jit
+
+    if _installed:
+        return
+    _installed.update({"xmux_launch": LaunchFn(_dispatch_launch), **runner_utils.printers()})
+    for sym, cb in _installed.items():
+        jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+
+
 class HostProgram:
     """A compiled module with a host ``@main`` whose kernel launches go through the launcher."""
 
@@ -48,10 +71,7 @@ class HostProgram:
         ir_text, infos = api.compile_to_llvm_ir(module)
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)
-        # keep the callbacks alive as long as the JIT code may call them
-        self._callbacks = {"xmux_launch": LaunchFn(self._launch), **runner_utils.printers()}
-        for sym, cb in self._callbacks.items():
-            jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+        install_runtime_symbols()
         self.jit = jit.compile_ir(ir_text, cache_key=None)
         self.compile_seconds = time.perf_counter() - t0
         self._entries = {
@@ -77,8 +97,13 @@ class HostProgram:
             self.errors.append(e)
 
     def run_main(self) -> None:
+        global _current
         main = ctypes.CFUNCTYPE(None)(self.jit.address("main"))
-        main()
+        _current, previous = self, _current
+        try:
+            main()
+        finally:
+            _current = previous
         if self.errors:
             first = self.errors[0]
             if isinstance(first, XmuxError):

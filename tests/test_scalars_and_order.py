@@ -74,7 +74,9 @@ func.func @order(%counter: memref<1xi32>, %out: memref<?x?x?xi32>)
   %x = mux.get_global_id 0 : index
   %y = mux.get_global_id 1 : index
   %z = mux.get_global_id 2 : index
-  %old = memref.atomic_rmw addi %one, %counter[%c0] : (i32, memref<1xi32>) -> i32
+  // memref.atomic_rmw addi (kind 1) in generic form: xDSL 0.74 has no custom syntax for it
+  %old = "memref.atomic_rmw"(%one, %counter, %c0) <{{kind = 1 : i64}}>
+      : (i32, memref<1xi32>, index) -> i32
   memref.store %old, %out[%z, %y, %x] : memref<?x?x?xi32>
   func.return
 }}"""

@@ -277,5 +277,10 @@ def compile(  # noqa: A001 - the public name in the contract
             "the module has no entry-point kernel: mark one with attributes "
             '{mux.kernel = "entry_point"} or run encode-kernel-metadata{kernel-name=...}'
         )
-    compiled = jit.compile_ir(ir_text, kernel_infos_json=dump_kernel_infos(infos), cache_key=key)
+    from xmux.runtime.runner import install_runtime_symbols
+
+    install_runtime_symbols()  # a module may carry host code that prints or launches
+    compiled = jit.compile_ir(
+        ir_text, kernel_infos_json=dump_kernel_infos(infos), cache_key=key, disk_cache=use_cache
+    )
     return Program(compiled, infos, threads, ir_text)

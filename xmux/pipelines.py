@@ -21,6 +21,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "transfer-kernel-metadata",
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "work-item-loops",
+    "work-item-loop-interchange",
     "replace-local-module-scope-variables",
     "define-mux-builtins",
     "add-kernel-wrapper",
