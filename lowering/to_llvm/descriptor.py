@@ -131,10 +131,8 @@ class MemRefDescriptor:
 def contiguous_strides(lw: FunctionLowerer, sizes: Sequence[Index]) -> list[Index]:
     """Row-major strides of the given sizes."""
     strides: list[Index] = [1] * len(sizes)
-    running: Index = 1
-    for i in reversed(range(len(sizes))):
-        strides[i] = running
-        running = mul(lw, running, sizes[i])
+    for i in reversed(range(len(sizes) - 1)):
+        strides[i] = mul(lw, strides[i + 1], sizes[i + 1])
     return strides
 
 

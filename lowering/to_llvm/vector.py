@@ -220,9 +220,12 @@ def lower_reduction(lw: FunctionLowerer, op: Operation) -> None:
     acc = lw.get(op.acc) if op.acc is not None else None
     sfx = intrinsic_suffix(vt)
     if isinstance(elem, AnyFloat) and kind in ("add", "mul"):
-        start = acc if acc is not None else lw.fconst(0.0 if kind == "add" else 1.0, elem)
-        cls = llvm.VectorReduceFAddOp if kind == "add" else llvm.VectorReduceFMulOp
-        lw.set(op.dest, lw.emit_value(cls(start, v, fastmath(op))))
+        # ordered unless the op allows reassociation (fast-math flags are kept)
+        start = acc if acc is not None else lw.fconst(-0.0 if kind == "add" else 1.0, elem)
+        name = f"llvm.vector.reduce.f{kind}.{sfx}"
+        res = lw.intrinsic(name, [start, v], elem, fastmath(op))
+        assert res is not None
+        lw.set(op.dest, res)
         return
     if isinstance(elem, IntegerType) and kind in _INT_REDUCE:
         res = lw.intrinsic(f"llvm.vector.reduce.{_INT_REDUCE[kind]}.{sfx}", [v], elem)
