@@ -1003,3 +1003,94 @@ def test_index_dialect() -> None:
 
     for a, b in [(5, 2), (100, 7), (-9, 4), (40, -3), (-2, -5)]:
         assert f(a, b) == ref(a, b), (a, b)
+
+
+# ---------------------------------------------------------------------------------------
+# work-item loops: the parallel annotation reaches LLVM's vectorizer
+# ---------------------------------------------------------------------------------------
+
+
+def _scatter_kernel(marker: str) -> str:
+    # a[idx[i]] = b[idx[i]]^2: LLVM cannot prove the iterations independent on its own
+    return f"""
+func.func @scatter(%a: memref<?xf32>, %b: memref<?xf32>, %idx: memref<?xi32>, %n: index)
+    {C_API} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {{
+    %j = memref.load %idx[%i] : memref<?xi32>
+    %jj = arith.index_cast %j : i32 to index
+    %x = memref.load %b[%jj] : memref<?xf32>
+    %y = arith.mulf %x, %x : f32
+    memref.store %y, %a[%jj] : memref<?xf32>
+  }} {marker}
+  return
+}}
+"""
+
+
+def test_work_item_loop_is_parallel_for_the_vectorizer() -> None:
+    c = Compiled(_scatter_kernel("{mux.work_item_loop}"))
+    idx = np.random.default_rng(5).permutation(1000).astype(np.int32)
+    b = np.arange(1000, dtype=np.float32)
+    a = np.zeros(1000, np.float32)
+    f = c.fn("scatter", None, *desc_types(1) * 3, ctypes.c_int64)
+    f(*desc(a), *desc(b), *desc(idx), 1000)
+    np.testing.assert_array_equal(a, b * b)
+
+    import llvmlite.binding as llvm
+
+    if not llvm.get_host_cpu_features().get("avx2"):
+        pytest.skip("gather/scatter vectorization needs AVX2")
+    annotated = jit.optimized_ir(c.ir)
+    plain = jit.optimized_ir(emit_text(lower(_scatter_kernel(""))))
+    assert "x float>" in annotated  # vectorized thanks to llvm.loop.parallel_accesses
+    assert "x float>" not in plain
+
+
+MORE = f"""
+// scf.parallel (no reductions) as a loop nest; memref.view of a byte buffer; memref.dim with a
+// dynamic dimension; a dynamically sized alloca; vector.splat / extractelement (generic form:
+// xDSL 0.74 does not define them)
+func.func @more(%out: memref<?x?xi32>, %d: index, %s: f32) -> f32 {C_API} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n0 = memref.dim %out, %c0 : memref<?x?xi32>
+  %n1 = memref.dim %out, %c1 : memref<?x?xi32>
+  "scf.parallel"(%c0, %c0, %n0, %n1, %c1, %c1)
+      <{{operandSegmentSizes = array<i32: 2, 2, 2, 0>}}> ({{
+  ^bb0(%i: index, %j: index):
+    %ii = arith.index_cast %i : index to i32
+    %jj = arith.index_cast %j : index to i32
+    %c100 = arith.constant 100 : i32
+    %t = arith.muli %ii, %c100 : i32
+    %v = arith.addi %t, %jj : i32
+    memref.store %v, %out[%i, %j] : memref<?x?xi32>
+    "scf.reduce"() : () -> ()
+  }}) : (index, index, index, index, index, index) -> ()
+  %nd = memref.dim %out, %d : memref<?x?xi32>
+  %bytes = arith.constant 64 : index
+  %buf = memref.alloca(%bytes) : memref<?xi8>
+  %c8 = arith.constant 8 : index
+  %c2 = arith.constant 2 : index
+  %view = memref.view %buf[%c8][%c2] : memref<?xi8> to memref<?x3xi32>
+  %ndi = arith.index_cast %nd : index to i32
+  memref.store %ndi, %view[%c1, %c2] : memref<?x3xi32>
+  %again = memref.load %view[%c1, %c2] : memref<?x3xi32>
+  %bump = arith.addi %again, %again : i32
+  memref.store %bump, %out[%c0, %c0] : memref<?x?xi32>
+  %sv = "vector.splat"(%s) : (f32) -> vector<4xf32>
+  %e = "vector.extractelement"(%sv, %c2) : (vector<4xf32>, index) -> f32
+  return %e : f32
+}}
+"""
+
+
+def test_parallel_view_dim_splat() -> None:
+    c = Compiled(MORE)
+    out = np.full((3, 7), -1, np.int32)
+    f = c.fn("more", ctypes.c_float, *desc_types(2), ctypes.c_int64, ctypes.c_float)
+    assert f(*desc(out), 1, 2.5) == 2.5
+    expected = np.arange(3)[:, None] * 100 + np.arange(7)[None, :]
+    expected[0, 0] = 2 * 7  # memref.dim %out, 1 stored through the view, doubled
+    np.testing.assert_array_equal(out, expected)
