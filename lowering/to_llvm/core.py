@@ -273,25 +273,19 @@ class FunctionLowerer:
         self.block.add_op(new)
         self.set_results(op, new.results)
 
-    def lower_function_body(self, body: Region, entry_args: Sequence[SSAValue]) -> None:
-        """Lower a function region with blocks mapped 1:1 (cf-style branches keep working)."""
+    def lower_function_body(self, body: Region, arg_types: Sequence[Attribute]) -> None:
+        """Lower a function region with blocks mapped 1:1 (cf-style branches keep working);
+        the entry block gets the converted signature's ``arg_types``."""
         src_blocks = list(body.blocks)
         for i, b in enumerate(src_blocks):
-            if i == 0:
-                nb = self.new_block([a.type for a in entry_args])
-            else:
-                nb = self.new_block([convert_type(a.type) for a in b.args])
-            self.bmap[b] = nb
-        first = self.bmap[src_blocks[0]]
-        self.entry = first
-        for a, v in zip(src_blocks[0].args, first.args, strict=True):
-            self.vmap[a] = v
+            types = arg_types if i == 0 else [convert_type(a.type) for a in b.args]
+            self.bmap[b] = self.new_block(types)
+        self.entry = self.bmap[src_blocks[0]]
         for b in src_blocks:
             nb = self.bmap[b]
             self.start(nb)
-            if b is not src_blocks[0]:
-                for a, v in zip(b.args, nb.args, strict=True):
-                    self.vmap[a] = v
+            for a, v in zip(b.args, nb.args, strict=True):
+                self.vmap[a] = v
             for op in b.ops:
                 self.lower_op(op)
 

@@ -68,9 +68,7 @@ def lower_function(mod: ModuleLowerer, f: func.FuncOp) -> llvm.FuncOp:
         extra_attrs=dict(f.attributes),
     )
     if not declaration:
-        lw = FunctionLowerer(mod, name, new.body)
-        entry = lw.new_block(inputs)
-        lw.lower_function_body(f.body, list(entry.args))
+        FunctionLowerer(mod, name, new.body).lower_function_body(f.body, inputs)
     return new
 
 
@@ -80,8 +78,7 @@ def lower_llvm_function(mod: ModuleLowerer, f: llvm.FuncOp) -> llvm.FuncOp:
         return f
     new = f.clone_without_regions()
     lw = FunctionLowerer(mod, f.sym_name.data, new.body)
-    entry = lw.new_block(list(f.function_type.inputs.data))
-    lw.lower_function_body(f.body, list(entry.args))
+    lw.lower_function_body(f.body, list(f.function_type.inputs.data))
     return new
 
 

@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -649,12 +648,6 @@ def lower_unrealized_cast(lw: FunctionLowerer, op: Operation) -> None:
                     lw, res.type, value, value, 0, shape, contiguous_strides(lw, shape)
                 ),
             )
-        elif (
-            isinstance(value.type, IntegerType)
-            and isinstance(res.type, IndexType)
-            and target == value.type
-        ):
-            lw.set(res, value)
         else:
             raise lw.error(op, f"cannot reconcile a cast from {src.type} to {res.type}")
 
