@@ -641,7 +641,10 @@ class GroupCollectiveOp(IRDLOperation):
 
     def verify(self, verify_nested_ops: bool = True) -> None:
         # Checked before IRDL's own constraints, whose message would not name the op.
-        for name in self.SAME_TYPE:
+        # A malformed op (wrong operand/result count) is left to IRDL's count check.
+        n_operands = len(self.get_irdl_definition().operands)
+        well_formed = len(self.operands) == n_operands and len(self.results) == 1
+        for name in self.SAME_TYPE if well_formed else ():
             t = getattr(self, name).type
             if t != self.result.type:
                 raise VerifyException(
@@ -814,7 +817,7 @@ class SubGroupScanExclusiveOp(_UniformReductionOp):
 @irdl_op_definition
 class VecGroupReduceOp(ReductionLikeOp):
     """``__mux_vec_group_reduce_<kind>(val)``: reduce over the lanes of a vector (the result
-    is the element type); for a scalar, the identity (a group of one).
+    is the element type); a scalar is a group of one (the result is the value).
 
     ``%r = mux.vec_group_reduce add %v : vector<4xi32> -> i32``
     """
@@ -1391,7 +1394,11 @@ class DmaRead2DOp(_Dma2D):
 @irdl_op_definition
 class DmaWrite2DOp(_Dma2D):
     """``__mux_dma_write_2D(dst, src, width, dst_stride, src_stride, height, event)``: the
-    2D copy from local ``src`` to global ``dst``."""
+    2D copy from local ``src`` to global ``dst``.
+
+    ``%e = mux.dma_write_2d %dst, %src width(%w) dst_stride(%ds) src_stride(%ss) height(%h)
+    event(%e0) : memref<?x?xf32>, memref<8x8xf32, 3>``
+    """
 
     name = "mux.dma_write_2d"
     IS_READ: ClassVar[bool] = False
@@ -1401,7 +1408,12 @@ class DmaWrite2DOp(_Dma2D):
 class DmaRead3DOp(_Dma3D):
     """``__mux_dma_read_3D(dst, src, width, dst_line_stride, src_line_stride, height,
     dst_plane_stride, src_plane_stride, depth, event)``: ``depth`` planes of ``height``
-    rows of ``width`` bytes."""
+    rows of ``width`` bytes, rows ``*_line_stride`` and planes ``*_plane_stride`` bytes apart.
+
+    ``%e = mux.dma_read_3d %dst, %src width(%w) dst_line_stride(%dl) src_line_stride(%sl)
+    height(%h) dst_plane_stride(%dp) src_plane_stride(%sp) depth(%d)
+    : memref<4x8x8xf32, 3>, memref<?x?x?xf32>``
+    """
 
     name = "mux.dma_read_3d"
     IS_READ: ClassVar[bool] = True
@@ -1409,7 +1421,13 @@ class DmaRead3DOp(_Dma3D):
 
 @irdl_op_definition
 class DmaWrite3DOp(_Dma3D):
-    """``__mux_dma_write_3D(...)``: the 3D copy from local ``src`` to global ``dst``."""
+    """``__mux_dma_write_3D(dst, src, width, dst_line_stride, src_line_stride, height,
+    dst_plane_stride, src_plane_stride, depth, event)``: the 3D copy from local ``src`` to
+    global ``dst``.
+
+    ``%e = mux.dma_write_3d %dst, %src width(%w) ... depth(%d) event(%e0)
+    : memref<?x?x?xf32>, memref<4x8x8xf32, 3>``
+    """
 
     name = "mux.dma_write_3d"
     IS_READ: ClassVar[bool] = False
@@ -1537,6 +1555,15 @@ def is_barrier_like(op: Operation) -> bool:
     if isinstance(op, BARRIER_OPS):
         return True
     return isinstance(op, GroupCollectiveOp) and op.group_scope != "vec_group"
+
+
+def is_work_group_barrier_like(op: Operation) -> bool:
+    """True for ``mux.work_group_barrier`` and work-group collectives: the ops at which a
+    work-group function must be split when its work-items run in a loop. (Sub-group ops
+    need no split while sub-groups have one invocation, as in this pipeline.)"""
+    return isinstance(op, WorkGroupBarrierOp) or (
+        isinstance(op, GroupCollectiveOp) and op.group_scope == "work_group"
+    )
 
 
 Mux = Dialect(

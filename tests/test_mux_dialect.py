@@ -294,3 +294,20 @@ def test_transfer_pass_marks_all_uncalled_public_functions() -> None:
         assert attrs.get_work_item_order(f) == attrs.DEFAULT_WORK_ITEM_ORDER
         assert attrs.WORK_ITEM_ORDER in f.attributes  # stored explicitly
         assert attrs.get_max_work_dim(f) == 1
+
+
+def test_is_work_group_barrier_like() -> None:
+    i, f, x = _values(i32, f32, IndexType())
+    assert mux.is_work_group_barrier_like(mux.WorkGroupBarrierOp())
+    assert mux.is_work_group_barrier_like(mux.WorkGroupBroadcastOp(f, [x, x, x]))
+    assert not mux.is_work_group_barrier_like(mux.SubGroupBarrierOp())
+    assert not mux.is_work_group_barrier_like(mux.SubGroupReduceOp("add", i))
+    assert not mux.is_work_group_barrier_like(mux.MemBarrierOp("work_group", 0x108))
+
+
+def test_docs_cover_every_op() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "dialects.md").read_text()
+    for op in mux.Mux.operations:
+        assert f"### `{op.name}`" in text, f"{op.name} missing from docs/dialects.md"
