@@ -257,7 +257,9 @@ def compile(  # noqa: A001 - the public name in the contract
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``."""
     from xmux.runtime import jit
+    from xmux.runtime.runner import install_runtime_symbols
 
+    install_runtime_symbols()  # a module may carry host code that prints or launches
     text, module = _read_source(source)
     use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
     key = None
@@ -277,9 +279,6 @@ def compile(  # noqa: A001 - the public name in the contract
             "the module has no entry-point kernel: mark one with attributes "
             '{mux.kernel = "entry_point"} or run encode-kernel-metadata{kernel-name=...}'
         )
-    from xmux.runtime.runner import install_runtime_symbols
-
-    install_runtime_symbols()  # a module may carry host code that prints or launches
     compiled = jit.compile_ir(
         ir_text, kernel_infos_json=dump_kernel_infos(infos), cache_key=key, disk_cache=use_cache
     )
