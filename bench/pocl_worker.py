@@ -78,6 +78,8 @@ def main() -> int:
     # name -> (kernels.cl kernel, args, output buffer, output shape)
     table = {
         "vecadd": ("vecadd", [buf["a"], buf["b"], buf["c"]], "c", (nv,)),
+        # launch-overhead probe: the first N_SMALL elements, 16 work-groups
+        workloads.SMALL: ("vecadd", [buf["a"], buf["b"], buf["c"]], "c", (workloads.N_SMALL,)),
         "saxpy": ("saxpy", [d["alpha"], buf["x"], buf["y"]], "y", (nv,)),
         "matmul_naive": ("matmul_naive", [i32(nm), buf["A"], buf["B"], buf["C"]], "C", (nm, nm)),
         "conv3x3": ("conv3x3_const",

@@ -105,13 +105,16 @@ class Outputs:
 
     def result(self, name: str) -> np.ndarray:
         return {"vecadd": self.c, "saxpy": self.y, "matmul_naive": self.C,
-                "conv3x3": self.out}[name]
+                "conv3x3": self.out, wl.SMALL: self.c[:wl.N_SMALL]}[name]
 
     def kernel_args(self, name: str) -> list[object]:
         """Arguments in the order of bench/kernels/<name>.mlir."""
         d = self.d
         if name == "vecadd":
             return [d["a"], d["b"], self.c]
+        if name == wl.SMALL:
+            n = wl.N_SMALL
+            return [d["a"][:n], d["b"][:n], self.c[:n]]
         if name == "saxpy":
             return [d["alpha"], d["x"], self.y]
         if name == "matmul_naive":
@@ -138,6 +141,7 @@ def gcc_backends(lib, d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
     n, m = s.n_vec, s.n_mm
     calls: dict[str, Callable[[], None]] = {
         "vecadd": lambda: lib.ref_vecadd(pa, pb, pc, n),
+        wl.SMALL: lambda: lib.ref_vecadd(pa, pb, pc, wl.N_SMALL),
         "saxpy": lambda: lib.ref_saxpy(d["alpha"], px, py, n),
         "matmul_naive": lambda: lib.ref_matmul(m, pA, pB, pC),
         "conv3x3": lambda: lib.ref_conv3x3(s.conv_w, s.conv_h, s.conv_w + 2, pP, po, pw),
@@ -171,6 +175,8 @@ def numpy_backends(d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
 
     calls = {
         "vecadd": (lambda: np.add(d["a"], d["b"], out=o.c), "numpy"),
+        wl.SMALL: (lambda: np.add(d["a"][:wl.N_SMALL], d["b"][:wl.N_SMALL],
+                                  out=o.c[:wl.N_SMALL]), "numpy"),
         "saxpy": (saxpy, "numpy"),
         "matmul_naive": (lambda: np.matmul(d["A"], d["B"], out=o.C), "numpy-blas"),
         "conv3x3": (conv, "numpy"),
@@ -243,7 +249,7 @@ def start_pocl(args, tmp: Path, ref) -> tuple[PoclWorker | None, dict]:
     vdir = tmp / "pocl_out"
     vdir.mkdir()
     info["first_launch_ms"] = w.ask(f"verify {vdir}")["first_launch_ms"]
-    for name in wl.KERNELS:
+    for name in (*wl.KERNELS, wl.SMALL):
         check(name, "pocl", np.load(vdir / f"{name}.npy"), ref)
     return w, info
 
@@ -292,28 +298,27 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
                 if i == 0:
                     st["verified"] = check(name, "xmux", o.result(name), ref)
                     st["llvm_ir"] = prog.llvm_ir
-            labels: dict[str, bl.Backend] = {
-                "xmux": bl.Backend("xmux", "xmux",
-                                   call=lambda k=k, a=kargs, g=g, lsz=lsz: k(
-                                       *a, global_size=g, local_size=lsz)),
-            }
+            def backend(label: str, kern, kname: str = name, threads: int | None = None):
+                """Verified backend for one launch variant of ``kname``."""
+                a = o.kernel_args(kname)
+                g_, l_ = wl.launch_shape(kname, s)
+                kw = {} if threads is None else {"threads": threads}
+                o.reset()
+                kern(*a, global_size=g_, local_size=l_, **kw)
+                check(kname, label, o.result(kname), ref)
+                return bl.Backend(label, "xmux", call=lambda: kern(
+                    *a, global_size=g_, local_size=l_, **kw))
+
+            labels: dict[str, bl.Backend] = {"xmux": backend("xmux", k)}
             # same kernel with mux.reqd_work_group_size = its local size (constant WI loops)
-            o.reset()
             kr = xmux.compile(kernel_text(name, lsz), cache=False).kernel(name)
-            kr(*kargs, global_size=g, local_size=lsz)
-            st["reqd_verified"] = check(name, "xmux-reqd", o.result(name), ref)
-            labels["xmux-reqd"] = bl.Backend(
-                "xmux-reqd", "xmux",
-                call=lambda k=kr, a=kargs, g=g, lsz=lsz: k(*a, global_size=g, local_size=lsz))
-            if name == "matmul_naive":
+            labels["xmux-reqd"] = backend("xmux-reqd", kr)
+            if name in ("matmul_naive", "vecadd"):
                 for t in (1, 2):
-                    o.reset()
-                    k(*kargs, global_size=g, local_size=lsz, threads=t)
-                    check(name, f"xmux-{t}t", o.result(name), ref)
-                    labels[f"xmux-{t}t"] = bl.Backend(
-                        f"xmux-{t}t", "xmux",
-                        call=lambda k=k, a=kargs, g=g, lsz=lsz, t=t: k(
-                            *a, global_size=g, local_size=lsz, threads=t))
+                    labels[f"xmux-{t}t"] = backend(f"xmux-{t}t", k, threads=t)
+            if name == "vecadd":  # launch overhead: 16 work-groups
+                bk[wl.SMALL] = {"xmux": backend("xmux", k, wl.SMALL),
+                                "xmux-1t": backend("xmux-1t", k, wl.SMALL, 1)}
         except Exception as e:
             msg = f"xmux {name}: {type(e).__name__}: {str(e).strip()[:400]}"
             errors.append(msg)
@@ -514,15 +519,38 @@ def make_report(R: dict) -> str:
             f"≤ {tgt}× | {verdict(rp, tgt, True)} |")
     L.append("")
 
-    L.append("## Threads (naive matmul)\n")
-    th = R["steady"].get("threads")
-    if th:
+    L.append("## Threads\n")
+    L.append("xmux `k(..., threads=1)` vs `threads=2`, interleaved. The target is for naive "
+             "matmul; vecadd (memory-bound, ≈1 ms) is shown for comparison.\n")
+    L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict |")
+    L.append("|---|---|---|---:|---:|---|")
+    for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
+        th = R["steady"].get(grp)
+        if not th:
+            L.append(f"| {name} | — | — | — | | not measured |")
+            continue
         sp = ratio(th["xmux-1t"], "xmux-2t")
-        L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict |")
-        L.append("|---|---|---|---:|---:|---|")
-        L.append(f"| matmul_naive {wl.size_label('matmul_naive', S)} | {cell(th['xmux-1t'])} | "
-                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | ≥ {TARGET_THREAD_SPEEDUP}× | "
-                 f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)} |\n")
+        tgt = (f"≥ {TARGET_THREAD_SPEEDUP}× | {verdict(sp, TARGET_THREAD_SPEEDUP, False)}"
+               if grp == "threads" else "— | (no target)")
+        L.append(f"| {name} {wl.size_label(name, S)} | {cell(th['xmux-1t'])} | "
+                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} |")
+    L.append("")
+
+    L.append("## Launch overhead\n")
+    sm = R["steady"].get(wl.SMALL)
+    if sm:
+        x, p = sm.get("xmux"), sm.get("pocl")
+        L.append(f"vecadd on {wl.size_label(wl.SMALL, S)}: almost no work, so this is the "
+                 "cost of one launch. xmux wall on its default thread count and on 1 thread "
+                 "(1 thread runs the single slice on the calling thread, no pool); PoCL event "
+                 "and enqueue→`wait()` wall; gcc = one OpenMP parallel loop; numpy = one "
+                 "`np.add`.\n")
+        L.append("| xmux ms | xmux 1 thread ms | PoCL kernel ms | PoCL wall ms | gcc ms | "
+                 "numpy ms |")
+        L.append("|---|---|---|---|---|---|")
+        L.append(f"| {cell(x)} | {cell(sm.get('xmux-1t'))} | "
+                 f"{cell(p, 'event_ms') if p else '—'} | {cell(p) if p else '—'} | "
+                 f"{cell(sm.get('gcc'))} | {cell(sm.get('numpy'))} |\n")
     else:
         L.append("not measured\n")
 
@@ -684,16 +712,17 @@ def main() -> int:
         cal0 = bl.calibrate(lib)
         snap0 = bl.cpu_snapshot(pids)
         groups: list[tuple[str, list[bl.Backend]]] = []
-        for name in wl.KERNELS:
+        for name in (*wl.KERNELS, wl.SMALL):
             xb = xm.get(name, {})
-            bks = [xb[k] for k in ("xmux", "xmux-reqd") if k in xb]
+            bks = [xb[k] for k in ("xmux", "xmux-reqd", "xmux-1t") if k in xb and (
+                name == wl.SMALL or k != "xmux-1t")]
             if pocl:
                 bks.append(pocl.backend(name))
             bks += [gcc_bk[name], np_bk[name]]
             groups.append((name, bks))
-        if "matmul_naive" in xm:
-            groups.append(("threads", [xm["matmul_naive"]["xmux-1t"],
-                                       xm["matmul_naive"]["xmux-2t"]]))
+        for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
+            if name in xm:
+                groups.append((grp, [xm[name]["xmux-1t"], xm[name]["xmux-2t"]]))
         for grp, bks in groups:
             g0 = bl.cpu_snapshot(pids)
             res = bl.interleaved(bks)

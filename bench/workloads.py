@@ -42,6 +42,11 @@ FULL = Sizes(n_vec=1 << 22, n_mm=512, conv_w=2048, conv_h=2048)
 #: smoke-test sizes (every global size still divides by its local size, as OpenCL 1.2 needs)
 QUICK = Sizes(n_vec=1 << 16, n_mm=64, conv_w=256, conv_h=64)
 
+KERNELS = ("vecadd", "saxpy", "matmul_naive", "conv3x3")
+#: launch-overhead probe: vecadd on the first N_SMALL elements, 16 work-groups of 1024
+SMALL = "vecadd_small"
+N_SMALL = 16 * 1024
+
 _baseline: ModuleType | None = None
 
 
@@ -86,18 +91,21 @@ def references(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         "saxpy": float(d["alpha"]) * d["x"].astype(np.float64) + d["y0"],
         "matmul_naive": d["A"].astype(np.float64) @ d["B"].astype(np.float64),
         "conv3x3": bl.conv_ref64(d["img_pad"], d["w"]),
+        SMALL: d["a"][:N_SMALL].astype(np.float64) + d["b"][:N_SMALL],
     }
 
 
 #: kernel name -> tolerance key of pocl_baseline.TOL
-TOL_KEY = {"vecadd": "vecadd", "saxpy": "saxpy", "matmul_naive": "matmul", "conv3x3": "conv"}
-KERNELS = ("vecadd", "saxpy", "matmul_naive", "conv3x3")
+TOL_KEY = {"vecadd": "vecadd", "saxpy": "saxpy", "matmul_naive": "matmul", "conv3x3": "conv",
+           SMALL: "vecadd"}
 
 
 def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(global size, local size) of a kernel; dimension 0 is the contiguous one."""
     if name in ("vecadd", "saxpy"):
         return (s.n_vec,), s.lsz_stream
+    if name == SMALL:
+        return (N_SMALL,), (1024,)
     if name == "matmul_naive":
         return (s.n_mm, s.n_mm), s.lsz_mm
     if name == "conv3x3":
@@ -107,7 +115,7 @@ def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 def size_label(name: str, s: Sizes) -> str:
     g, lsz = launch_shape(name, s)
-    if name in ("vecadd", "saxpy"):
+    if name in ("vecadd", "saxpy", SMALL):
         n = g[0]
         what = f"2^{n.bit_length() - 1} f32" if n & (n - 1) == 0 else f"{n} f32"
     else:
