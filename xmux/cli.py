@@ -12,7 +12,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xmux.errors import format_error, is_user_error
+from xmux.errors import XmuxError, format_error, is_user_error
 
 
 class XmuxOptMain(xDSLOptMain):
@@ -55,7 +55,10 @@ class XmuxOptMain(xDSLOptMain):
                 print("\n\n\n")
             start = time.perf_counter()
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
+        try:
+            self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
+        except Exception as e:  # option parsing raises plain ValueErrors etc.
+            raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
 
     def run(self) -> None:
         super().run()

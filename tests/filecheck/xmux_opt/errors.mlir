@@ -1,0 +1,16 @@
+// Bad pipelines and bad IR give one clear line, not a traceback.
+// RUN: not xmux-opt %s -p 'nosuchpass' 2>&1 | filecheck %s --check-prefix=PASS
+// RUN: not xmux-opt %s -p 'encode-kernel-metadata{kernel-name=k local-sizes=a}' 2>&1 | filecheck %s --check-prefix=OPT
+// RUN: not xmux-opt %s -p 'encode-kernel-metadata{kernel-name=nope}' 2>&1 | filecheck %s --check-prefix=KERNEL
+
+// PASS: error: invalid pass pipeline 'nosuchpass': Unrecognized passes: ['nosuchpass']
+// PASS-NOT: Traceback
+// OPT: error: invalid pass pipeline {{.*}}local-sizes=a
+// OPT-NOT: Traceback
+// KERNEL: nope
+// KERNEL-SAME: k
+// KERNEL-NOT: Traceback
+
+func.func @k(%a: memref<?xf32>) {
+  func.return
+}
