@@ -59,6 +59,9 @@ TARGET_VS_POCL = {"vecadd": 1.0, "saxpy": 1.0, "matmul_naive": 0.5, "conv3x3": 1
 TARGET_THREAD_SPEEDUP = 1.7   # 2 threads vs 1 on naive matmul: at least
 TARGET_COLD_MS = 500.0        # text -> first result, disk cache off: at most
 TARGET_WARM_MS = 50.0         # text -> first result, warm disk cache: at most
+#: a measurement during which other processes used more CPU than this (% of the machine) is
+#: repeated (--retries); also the "quiet" threshold of --wait-idle
+BUSY_LIMIT_PCT = 10.0
 
 WARMUP_KERNEL = """\
 func.func @bench_warmup(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
@@ -460,6 +463,26 @@ def ratio(r: dict | None, other: str) -> float | None:
     return r.get("ratio_vs", {}).get(other)
 
 
+def wait_idle(max_s: float) -> str:
+    """Wait (up to max_s) for three consecutive quiet seconds on this shared machine."""
+    t0, quiet = time.perf_counter(), 0
+    while time.perf_counter() - t0 < max_s:
+        a = bl.cpu_snapshot([])
+        time.sleep(1.0)
+        if bl.cpu_delta(a, bl.cpu_snapshot([]))["busy_pct"] < BUSY_LIMIT_PCT:
+            quiet += 1
+            if quiet >= 3:
+                return f"machine quiet after {time.perf_counter() - t0:.0f} s"
+        else:
+            quiet = 0
+    return f"machine still busy after {max_s:.0f} s"
+
+
+def other_cpu(R: dict, group: str) -> str:
+    c = R.get("cpu_by_group", {}).get(group)
+    return f"{c['foreign_pct']:.0f}%" if c else "—"
+
+
 def verdict(value: float | None, limit: float, at_most: bool) -> str:
     if value is None:
         return "not measured"
@@ -504,8 +527,8 @@ def make_report(R: dict) -> str:
              "ratios (xmux wall ÷ PoCL *kernel* time).\n")
     L.append("| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
              "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux reqd ÷ PoCL | "
-             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict |")
-    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|")
+             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict | other CPU |")
+    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|")
     for name in wl.KERNELS:
         g = R["steady"].get(name, {})
         x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
@@ -516,24 +539,26 @@ def make_report(R: dict) -> str:
             f"{cell(p, 'event_ms') if p else '—'} | {fmt(p['wall_ms']['median']) if p else '—'} | "
             f"{cell(g.get('gcc'))} | {cell(g.get('numpy'))} | {fmt(rp)}× | "
             f"{fmt(ratio(xr, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | {fmt(ratio(x, 'numpy'))}× | "
-            f"≤ {tgt}× | {verdict(rp, tgt, True)} |")
-    L.append("")
+            f"≤ {tgt}× | {verdict(rp, tgt, True)} | {other_cpu(R, name)} |")
+    L.append("\n**other CPU** = CPU time used by other processes on this machine while the row "
+             "was measured, in % of the machine (a busy neighbour on 2 cores distorts that row).\n")
 
     L.append("## Threads\n")
     L.append("xmux `k(..., threads=1)` vs `threads=2`, interleaved. The target is for naive "
              "matmul; vecadd (memory-bound, ≈1 ms) is shown for comparison.\n")
-    L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict |")
-    L.append("|---|---|---|---:|---:|---|")
+    L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict | "
+             "other CPU |")
+    L.append("|---|---|---|---:|---:|---|---:|")
     for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
         th = R["steady"].get(grp)
         if not th:
-            L.append(f"| {name} | — | — | — | | not measured |")
+            L.append(f"| {name} | — | — | — | | not measured | |")
             continue
         sp = ratio(th["xmux-1t"], "xmux-2t")
         tgt = (f"≥ {TARGET_THREAD_SPEEDUP}× | {verdict(sp, TARGET_THREAD_SPEEDUP, False)}"
                if grp == "threads" else "— | (no target)")
         L.append(f"| {name} {wl.size_label(name, S)} | {cell(th['xmux-1t'])} | "
-                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} |")
+                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} | {other_cpu(R, grp)} |")
     L.append("")
 
     L.append("## Launch overhead\n")
@@ -546,11 +571,12 @@ def make_report(R: dict) -> str:
                  "and enqueue→`wait()` wall; gcc = one OpenMP parallel loop; numpy = one "
                  "`np.add`.\n")
         L.append("| xmux ms | xmux 1 thread ms | PoCL kernel ms | PoCL wall ms | gcc ms | "
-                 "numpy ms |")
-        L.append("|---|---|---|---|---|---|")
+                 "numpy ms | other CPU |")
+        L.append("|---|---|---|---|---|---|---:|")
         L.append(f"| {cell(x)} | {cell(sm.get('xmux-1t'))} | "
                  f"{cell(p, 'event_ms') if p else '—'} | {cell(p) if p else '—'} | "
-                 f"{cell(sm.get('gcc'))} | {cell(sm.get('numpy'))} |\n")
+                 f"{cell(sm.get('gcc'))} | {cell(sm.get('numpy'))} | "
+                 f"{other_cpu(R, wl.SMALL)} |\n")
     else:
         L.append("not measured\n")
 
@@ -626,7 +652,12 @@ def make_report(R: dict) -> str:
         "rotating order (the shared baseline's "
         "`interleaved`: warm-up, one untimed call per burst, cool-down pauses so spinning "
         "OpenMP/OpenBLAS threads go idle), ≥ "
-        f"{R['settings']['REPS_MIN']} timed calls and ≥ {R['settings']['ROUNDS_MIN']} rounds. "
+        f"{R['settings']['REPS_MIN']} timed calls and ≥ {R['settings']['ROUNDS_MIN']} rounds; "
+        f"a kernel measured while other processes used > {BUSY_LIMIT_PCT:.0f}% of the CPU is "
+        f"measured again, up to {R['settings']['retries']} times, and the quietest attempt is "
+        "kept (re-measured: "
+        + (", ".join(f"{g} ×{n}" for g, n in R.get("retried", {}).items() if n) or "none")
+        + "). "
         "This is a small shared VM: compare columns of one row, not across runs. CPU used by "
         "other processes during the steady-state phase: "
         + ", ".join(f"{k} {v['foreign_pct']:.1f}%" for k, v in R["cpu_by_group"].items())
@@ -671,11 +702,21 @@ def main() -> int:
                     help="python of the PoCL venv (default %(default)s)")
     ap.add_argument("--no-fresh", action="store_true",
                     help="skip the fresh-process compile-time measurements")
+    ap.add_argument("--retries", type=int, default=None,
+                    help="re-measure a kernel up to N times while other processes use more "
+                    f"than {BUSY_LIMIT_PCT:.0f}%% of the CPU, keeping the quietest "
+                    "(default 2, --quick 0)")
+    ap.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
+                    help="first wait up to S seconds for the machine to be quiet")
     ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.compile_child:
         return compile_child(args.compile_child, args.quick)
 
+    if args.retries is None:
+        args.retries = 0 if args.quick else 2
+    if args.wait_idle > 0:
+        log(f"[wait] {wait_idle(args.wait_idle)}")
     t_start = time.perf_counter()
     os.environ["XMUX_CACHE"] = "0"   # this process never reads or writes the disk cache
     s = wl.QUICK if args.quick else wl.FULL
@@ -723,14 +764,25 @@ def main() -> int:
         for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
             if name in xm:
                 groups.append((grp, [xm[name]["xmux-1t"], xm[name]["xmux-2t"]]))
+        R["retried"] = {}
         for grp, bks in groups:
-            g0 = bl.cpu_snapshot(pids)
-            res = bl.interleaved(bks)
-            R["steady"][grp] = res
-            R["cpu_by_group"][grp] = bl.cpu_delta(g0, bl.cpu_snapshot(pids))
-            txt = ", ".join(f"{lbl} {(v.get('event_ms') or v['wall_ms'])['median']:.3f}"
-                            for lbl, v in res.items())
-            log(f"  {grp:<13} ms: {txt}  ({next(iter(res.values()))['rounds']} rounds)")
+            for attempt in range(1 + args.retries):
+                if attempt:
+                    log(f"    other processes were busy: measuring {grp} again "
+                        f"({wait_idle(30)})")
+                g0 = bl.cpu_snapshot(pids)
+                res = bl.interleaved(bks)
+                cpu = bl.cpu_delta(g0, bl.cpu_snapshot(pids))
+                best = R["cpu_by_group"].get(grp)
+                if best is None or cpu["foreign_pct"] < best["foreign_pct"]:
+                    R["steady"][grp], R["cpu_by_group"][grp] = res, cpu
+                txt = ", ".join(f"{lbl} {(v.get('event_ms') or v['wall_ms'])['median']:.3f}"
+                                for lbl, v in res.items())
+                log(f"  {grp:<13} ms: {txt}  ({next(iter(res.values()))['rounds']} rounds, "
+                    f"other CPU {cpu['foreign_pct']:.0f}%)")
+                if cpu["foreign_pct"] <= BUSY_LIMIT_PCT:
+                    break
+            R["retried"][grp] = attempt
         R["cpu_all"] = bl.cpu_delta(snap0, bl.cpu_snapshot(pids))
         R["calibration"] = (cal0, bl.calibrate(lib))
         if pocl:
@@ -749,7 +801,7 @@ def main() -> int:
     R["verification"] = bl.VERIFY
     R["errors"], R["notes"] = errors, notes
     R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
-                     "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP}
+                     "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP, "retries": args.retries}
     R["total_s"] = time.perf_counter() - t_start
     R["targets"] = targets_summary(R)
     for st in R["xmux_compile"].values():
