@@ -58,7 +58,6 @@ from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
-    IntAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -75,6 +74,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs
 from xmux.errors import NotSupportedError, XmuxError
+from xmux.lowering.to_llvm import types as lowering_types
 
 WRAPPER_SUFFIX = ".mux-kernel-wrapper"
 PTR = llvm.LLVMPointerType()
@@ -88,12 +88,7 @@ NUM_SCHEDULING_PARAMS = 3
 
 def descriptor_type(memref_type: MemRefType) -> llvm.LLVMStructType:
     """MLIR's ranked memref descriptor: (allocated, aligned, offset, sizes[R], strides[R])."""
-    fields: list[Attribute] = [PTR, PTR, i64]
-    rank = memref_type.get_num_dims()
-    if rank > 0:
-        arr = llvm.LLVMArrayType(IntAttr(rank), i64)
-        fields += [arr, arr]
-    return llvm.LLVMStructType.from_type_list(fields)
+    return lowering_types.descriptor_type(memref_type.get_num_dims())
 
 
 def _is_storable_scalar(t: Attribute) -> bool:
