@@ -8,7 +8,7 @@ import pytest
 import xmux
 
 INT_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
-FLOAT_TYPES = {"f32": np.float32, "f64": np.float64}
+FLOAT_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
 def _scalar_kernel(t: str, one: str, combine: str) -> str:
