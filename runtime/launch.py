@@ -10,6 +10,7 @@ in parallel. numpy arrays are passed zero-copy through memref descriptors.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import math
 import os
 import threading
@@ -24,6 +25,8 @@ from xmux.runtime import abi
 
 #: slices per thread: a few more slices than threads evens out uneven work-groups
 SLICES_PER_THREAD = 4
+#: launches smaller than this run on the calling thread (a hand-off costs more than they do)
+INLINE_WORK_ITEMS = 2048
 
 _pool_lock = threading.Lock()
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -214,19 +217,30 @@ class PackedArgs:
 
 
 def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) -> None:
-    """Run all work-groups of ``nd`` through ``entry(packed, sched)`` on ``threads`` threads."""
+    """Run all work-groups of ``nd`` through ``entry(packed, sched)`` on ``threads`` threads.
+
+    The calling thread works too: it and ``threads - 1`` pool workers take slices from a
+    shared counter until none is left (a dynamic schedule, one hand-off per worker).
+    """
     groups = nd.total_groups
-    slices = max(1, min(groups, threads * SLICES_PER_THREAD if threads > 1 else 1))
+    work_items = math.prod(nd.global_size)
+    if threads <= 1 or groups == 1 or work_items < INLINE_WORK_ITEMS:
+        one = abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim)
+        entry(packed, ctypes.addressof(one))
+        return
+    slices = min(groups, threads * SLICES_PER_THREAD)
     scheds = [
-        abi.schedule_info(
-            nd.global_size, nd.global_offset, nd.local_size, s, slices, nd.work_dim
-        )
+        abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, s, slices, nd.work_dim)
         for s in range(slices)
     ]
-    if slices == 1:
-        entry(packed, ctypes.addressof(scheds[0]))
-        return
-    pool = _pool(threads)
-    futures = [pool.submit(entry, packed, ctypes.addressof(s)) for s in scheds]
+    counter = itertools.count()
+
+    def worker() -> None:
+        while (s := next(counter)) < slices:  # next() on a count is atomic under the GIL
+            entry(packed, ctypes.addressof(scheds[s]))
+
+    pool = _pool(threads - 1)
+    futures = [pool.submit(worker) for _ in range(min(threads, slices) - 1)]
+    worker()
     for f in futures:
         f.result()
