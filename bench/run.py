@@ -413,15 +413,20 @@ def fresh_compile_times(names, quick: bool, reps: int, tmp: Path, errors: list[s
 # --------------------------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------------------------
-def software_line(pocl_info: dict) -> dict:
+def xmux_commit() -> str:
+    """HEAD of the repo, marked when xmux's own sources differ from it."""
+    commit = bl.sh(f"git -C {REPO} rev-parse --short HEAD")
+    dirty = bl.sh(f"git -C {REPO} status --porcelain -- xmux dialects transforms lowering runtime")
+    return commit + (" (+ uncommitted changes)" if dirty else "")
+
+
+def software_line(pocl_info: dict, commit: str) -> dict:
     from importlib.metadata import version
 
     import llvmlite
     import llvmlite.binding as llvm
     import xdsl  # noqa: F401
     sh = bl.sh
-    commit = sh(f"git -C {REPO} rev-parse --short HEAD")
-    dirty = sh(f"git -C {REPO} status --porcelain -- xmux dialects transforms lowering runtime")
     return {
         "cpu": sh("lscpu | sed -n 's/^Model name: *//p'"),
         "hypervisor": sh("lscpu | sed -n 's/^Hypervisor vendor: *//p'"),
@@ -437,7 +442,7 @@ def software_line(pocl_info: dict) -> dict:
         "gcc": sh("gcc -dumpfullversion"),
         "pocl": pocl_info.get("platform_version", "not measured"),
         "pocl_device": pocl_info.get("device", ""),
-        "xmux_commit": commit + (" (+ uncommitted changes)" if dirty else ""),
+        "xmux_commit": commit,
         "dropped_env": os.environ.get("BENCH_DROPPED_ENV", ""),
         "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
         "loadavg": os.getloadavg(),
@@ -751,7 +756,7 @@ def main() -> int:
     errors: list[str] = []
     notes: list[str] = []
     R: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "quick": args.quick,
-               "argv": shown_argv(sys.argv[1:]),
+               "argv": shown_argv(sys.argv[1:]), "commit": xmux_commit(),
                "sizes": s.as_dict(), "reps_cold": reps_cold, "reps_fresh": reps_fresh}
     pocl = None
     try:
@@ -819,7 +824,7 @@ def main() -> int:
     finally:
         if pocl:
             pocl.close()
-    R["software"] = software_line(R.get("pocl", {}))
+    R["software"] = software_line(R.get("pocl", {}), R["commit"])
     R["verification"] = bl.VERIFY
     R["errors"], R["notes"] = errors, notes
     R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
