@@ -43,6 +43,8 @@ WORK_ITEM_LOOP = "mux.work_item_loop"
 LOOP_PARALLEL = "xmux.loop_parallel"
 ACCESS_GROUPS = "xmux.access_groups"
 KERNEL_TABLE = "xmux.kernel_table"
+SPEC_CONSTANTS_USED = "spec.used_constants"
+SPEC_BUFFER_ARG = "spec.buffer_arg"
 
 ENTRY_POINT = "entry_point"
 SUB_KERNEL = "sub_kernel"
@@ -279,6 +281,29 @@ def set_kernel_table(module: Operation, names: Sequence[str]) -> None:
     from xdsl.dialects.builtin import ArrayAttr
 
     module.attributes[KERNEL_TABLE] = ArrayAttr([StringAttr(n) for n in names])
+
+
+def get_spec_constants_used(op: Operation) -> list[str]:
+    """Symbolic ids of the specialization constants a kernel reads (lower-spec-constants)."""
+    attr = op.attributes.get(SPEC_CONSTANTS_USED)
+    if attr is None:
+        return []
+    return [s.data for s in attr.data]  # type: ignore[attr-defined]
+
+
+def set_spec_constants_used(op: Operation, ids: Sequence[str]) -> None:
+    from xdsl.dialects.builtin import ArrayAttr
+
+    _set_or_clear(op, SPEC_CONSTANTS_USED, ArrayAttr([StringAttr(s) for s in ids]) if ids else None)
+
+
+def get_spec_buffer_arg(op: Operation) -> int | None:
+    """Index of the argument carrying the emulated specialization-constant buffer, if any."""
+    return _get_int(op, SPEC_BUFFER_ARG)
+
+
+def set_spec_buffer_arg(op: Operation, index: int | None) -> None:
+    _set_or_clear(op, SPEC_BUFFER_ARG, None if index is None else IntegerAttr(index, i64))
 
 
 # ---------------------------------------------------------------------------------------
