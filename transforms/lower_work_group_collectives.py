@@ -96,6 +96,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
     i1,
+    i32,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -596,3 +597,20 @@ class LowerWorkGroupCollectives(ModulePass):
             Rewriter.insert_op(g, point)
         for batch in batches:
             _lower_batch(scratch, batch)
+        for f in users:
+            _renumber_barriers(f)
+
+
+def _renumber_barriers(f: func.FuncOp) -> None:
+    """Ids 1, 2, ... in walk order when prepare-barriers already numbered ``f``'s barriers
+    (what it would give if it ran now); untouched ids (all 0) stay for it to assign."""
+    barriers = [
+        o
+        for o in f.walk()
+        if isinstance(o, mux.WorkGroupBarrierOp | mux.SubGroupBarrierOp)
+        or is_work_group_collective(o)
+    ]
+    if all(o.barrier_id == 0 for o in barriers):  # type: ignore[attr-defined]
+        return
+    for i, o in enumerate(barriers, start=1):
+        o.properties["id"] = IntegerAttr(i, i32)
