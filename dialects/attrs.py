@@ -315,7 +315,8 @@ def set_spec_buffer_arg(op: Operation, index: int | None) -> None:
 class ArgInfo:
     """One kernel argument as the launcher sees it.
 
-    kind: "memref" (numpy array), "scalar", or "local" (work-group local buffer, issue 3).
+    kind: "memref" (numpy array), "scalar", or "local" (work-group local buffer: a memref in
+        memory space 3, launched with ``xmux.LocalMemory(nbytes)``).
     dtype: numpy dtype name of the element / scalar ("float32", "int8", "bool", ...).
     shape: memref shape with None for dynamic dims (memref only).
     strided: True when the memref type has a non-identity (strided) layout, so any numpy
@@ -337,6 +338,10 @@ class KernelInfo:
     reqd_work_group_size: list[int] | None = None
     max_work_dim: int | None = None
     local_mem_usage: int = 0
+    max_work_group_size: int | None = None
+    """Largest work-group (local size product) the compiled kernel supports; None: no limit
+    (set when work-group collectives are sized for a maximum, see
+    lower-work-group-collectives)."""
 
     def to_json(self) -> dict:
         return asdict(self)
