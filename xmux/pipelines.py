@@ -20,6 +20,7 @@ from xmux.registry import get_all_passes
 KERNEL_STAGES: tuple[str, ...] = (
     "transfer-kernel-metadata",
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
+    "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
     "lower-sub-group-collectives",
     "lower-work-group-collectives",  # before the barrier passes: collectives become barriers
     "work-item-loops",
