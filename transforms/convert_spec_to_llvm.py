@@ -1,0 +1,166 @@
+"""convert-spec-to-llvm: the host's "native" specialization constants — values the JIT can see.
+
+The SPIR-V translator of the reference turns ``__spirv_SpecConstant`` into ``OpSpecConstant``
+that the driver specializes; on the host the JIT is the driver. Every scalar leaf
+``spec.constant spec_id(N) = d : T`` becomes a load from an internal constant global
+``@"xmux.spec_constant.N"`` whose initializer is the leaf's value (``values`` option, else the
+default ``d``); ``spec.constant_composite`` becomes ``llvm.mlir.undef`` + ``llvm.insertvalue``
+(structs, arrays) or ``llvm.insertelement`` (vectors). LLVM folds a load from a constant global
+with a definitive initializer, so after the JIT's first instcombine the values are literals.
+One lowering serves every value set: the runtime (``runtime/spec_constants.py``) rewrites the
+globals' initializers in the emitted LLVM IR text and JIT-compiles again, instead of re-running
+the xDSL pipeline. The module-level records (``spec.property``, ``spec.default_values``) have
+no LLVM form and are dropped here (``xmux.compile`` reads them before this pass).
+
+Runs late (just before ``convert-to-llvm``) so the scheduling passes see pure ``spec.*`` ops
+(hoisted and re-computed freely) rather than loads. Expects: ``lower-spec-constants`` has run
+(a marker left is an error). Guarantees: no ``spec.*`` ops left.
+
+Option ``values="N=v,M=w"`` sets leaves by numeric id (``true``/``false`` for ``i1``).
+
+Before::
+
+    spec.property "id_int" : i32 = [(0, 0, 4)]
+    spec.default_values "0x2A000000"
+    func.func @k() {
+      %x = spec.constant spec_id(0) = 42 : i32
+      ...
+
+After (``values="0=7"``)::
+
+    llvm.mlir.global internal constant @"xmux.spec_constant.0"(7 : i32) {addr_space = 0 : i32} : i32
+    func.func @k() {
+      %0 = llvm.mlir.addressof @"xmux.spec_constant.0" : !llvm.ptr
+      %x = llvm.load %0 : !llvm.ptr -> i32
+      ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xmux.dialects import spec
+from xmux.errors import XmuxError
+from xmux.runtime.spec_constants import GLOBAL_PREFIX
+
+PTR = llvm.LLVMPointerType()
+
+
+def parse_values(text: str) -> dict[int, str]:
+    """``"0=7,3=2.5"`` → {0: "7", 3: "2.5"}."""
+    out: dict[int, str] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip().isdigit() or not val.strip():
+            raise XmuxError(
+                f"convert-spec-to-llvm: bad values entry {item!r} (expected numeric-id=value)"
+            )
+        out[int(key)] = val.strip()
+    return out
+
+
+def _literal(op: spec.SpecConstantOp, text: str) -> IntegerAttr | FloatAttr:
+    t = op.result.type
+    try:
+        if isinstance(op.default_value, FloatAttr):
+            return FloatAttr(float(text), t)  # type: ignore[arg-type]
+        if t == IntegerAttr(1, 1).type:
+            if text not in ("true", "false", "0", "1"):
+                raise ValueError
+            return IntegerAttr(int(text in ("true", "1")), t)  # type: ignore[arg-type]
+        return IntegerAttr(int(text, 0), t)  # type: ignore[arg-type]
+    except ValueError:
+        raise XmuxError(
+            f"convert-spec-to-llvm: value {text!r} for spec_id({op.id}) is not a {t}"
+        ) from None
+
+
+def _global_name(spec_id: int) -> str:
+    return f"{GLOBAL_PREFIX}{spec_id}"
+
+
+@dataclass(frozen=True)
+class ConvertSpecToLLVM(ModulePass):
+    """spec.constant → loads of per-leaf constant globals; composites → insertvalue chains."""
+
+    name = "convert-spec-to-llvm"
+
+    values: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        given = parse_values(self.values)
+        leaves: dict[int, IntegerAttr | FloatAttr] = {}
+        for o in list(op.walk()):
+            if isinstance(o, spec.GetSpecConstantOp):
+                raise XmuxError(
+                    f"convert-spec-to-llvm: {o.name} \"{o.symbolic_id.data}\" is not lowered; "
+                    "run lower-spec-constants first"
+                )
+            if isinstance(o, spec.SpecConstantOp):
+                value = _literal(o, given[o.id]) if o.id in given else o.default_value
+                if o.id in leaves and leaves[o.id] != value:
+                    raise XmuxError(
+                        f"convert-spec-to-llvm: spec_id({o.id}) has two values "
+                        f"({leaves[o.id]} and {value})"
+                    )
+                leaves[o.id] = value  # type: ignore[assignment]
+                addr = llvm.AddressOfOp(_global_name(o.id), PTR)
+                load = llvm.LoadOp(addr, o.result.type)
+                self._replace(o, [addr, load])
+            elif isinstance(o, spec.ConstantCompositeOp):
+                self._replace(o, self._composite(o))
+            elif isinstance(o, (spec.PropertyOp, spec.DefaultValuesOp)):
+                o.detach()
+                o.erase()
+        unknown = sorted(set(given) - set(leaves))
+        if unknown:
+            raise XmuxError(
+                f"convert-spec-to-llvm: no spec.constant with spec_id {unknown[0]} in the module"
+            )
+        globals_: list[Operation] = [
+            llvm.GlobalOp(v.type, _global_name(i), "internal", constant=True, value=v)
+            for i, v in sorted(leaves.items())
+        ]
+        if globals_:
+            block = op.body.blocks[0]
+            if block.first_op is None:
+                block.add_ops(globals_)
+            else:
+                Rewriter.insert_op(globals_, InsertPoint.before(block.first_op))
+
+    @staticmethod
+    def _composite(o: spec.ConstantCompositeOp) -> list[Operation]:
+        t: Attribute = o.result.type
+        ops: list[Operation] = [llvm.UndefOp(t)]
+        for i, e in enumerate(o.elements):
+            agg = ops[-1].results[0]
+            if isinstance(t, VectorType):
+                idx = llvm.ConstantOp(IntegerAttr(i, i32), i32)
+                ops += [idx, llvm.InsertElementOp(agg, e, idx.result)]
+            else:
+                ops.append(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), agg, e))
+        return ops
+
+    @staticmethod
+    def _replace(o: Operation, ops: list[Operation]) -> None:
+        Rewriter.insert_op(ops, InsertPoint.before(o))
+        result = ops[-1].results[0]
+        result.name_hint = o.results[0].name_hint
+        o.results[0].replace_all_uses_with(result)
+        o.detach()
+        o.erase()

@@ -1,0 +1,336 @@
+"""lower-spec-constants: sycl-post-link's SpecConstantsPass, at dialect level.
+
+Re-creates the pass of ``reference/sycl-specialization-constants.txt``.
+
+Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module-level
+``spec.specialization_id`` defaults, in one of two modes:
+
+* ``mode=native`` (default): each marker becomes a tree of ``spec.constant spec_id(N) =
+  default`` leaves and ``spec.constant_composite`` nodes, one per composite level including
+  the outermost (the reference's ``__spirv_SpecConstant`` / ``__spirv_SpecConstantComposite``
+  form). ``convert-spec-to-llvm`` turns that form into code for the host JIT.
+* ``mode=emulated``: each marker becomes ``llvm.getelementptr`` + ``llvm.load`` of its type
+  from the runtime buffer at the constant's offset (an ``i1`` is loaded as ``i8`` and
+  truncated). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
+  argument appended to every function that reads a constant without one and to all their
+  callers (call sites pass it on); an entry point that gets it records the argument's index in
+  ``spec.buffer_arg``, and the runtime fills it.
+
+ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
+scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
+reuses its ids (it must keep its type and default). Layout (both modes): constants in ascending
+id order, each aligned to its type (natural C layout, vectors aligned to their size rounded up
+to a power of two); ``runtime/spec_constants.py`` documents the model and the descriptors.
+
+Records (both modes), inserted at the top of the module: one ``spec.property`` per symbolic id
+(type and ``(leaf id, offset, size)`` descriptors with explicit padding leaves — gaps inside the
+value, and the gap before the next constant appended to the previous one, as DPC++ does) and
+one ``spec.default_values`` blob. Entry points get ``spec.used_constants`` (symbolic ids read by
+the kernel or functions it calls).
+
+Expects: markers verified (default symbol of the marker's type). Guarantees: no markers and no
+``spec.specialization_id`` left. Errors name the marker's symbolic id.
+
+Before::
+
+    spec.specialization_id @id_int = 42 : i32
+    spec.specialization_id @id_A = [1 : i32, [3.0 : f32, 4.0 : f32]]
+        : !llvm.struct<(i32, struct<(f32, f32)>)>
+    func.func @k() attributes {mux.kernel = "entry_point"} {
+      %x = spec.get_scalar "id_int", @id_int : i32
+      %a = spec.get_composite "id_A", @id_A : !llvm.struct<(i32, struct<(f32, f32)>)>
+      ...
+
+After (native)::
+
+    spec.property "id_int" : i32 = [(0, 0, 4)]
+    spec.property "id_A" : !llvm.struct<(i32, !llvm.struct<(f32, f32)>)>
+        = [(1, 0, 4), (2, 4, 4), (3, 8, 4)]
+    spec.default_values "0x2A0000000100000000004040000080400"
+    func.func @k() attributes {mux.kernel = "entry_point",
+                               spec.used_constants = ["id_int", "id_A"]} {
+      %x = spec.constant spec_id(0) = 42 : i32
+      %0 = spec.constant spec_id(1) = 1 : i32
+      %1 = spec.constant spec_id(2) = 3.000000e+00 : f32
+      %2 = spec.constant spec_id(3) = 4.000000e+00 : f32
+      %3 = spec.constant_composite %1, %2 : !llvm.struct<(f32, f32)>
+      %a = spec.constant_composite %0, %3 : !llvm.struct<(i32, !llvm.struct<(f32, f32)>)>
+
+After (emulated)::
+
+    func.func @k(%spec_buffer: !llvm.ptr) attributes {..., spec.buffer_arg = 0 : i64} {
+      %0 = llvm.getelementptr %spec_buffer[0] : (!llvm.ptr) -> !llvm.ptr, i8
+      %x = llvm.load %0 {alignment = 4 : i64} : !llvm.ptr -> i32
+      %1 = llvm.getelementptr %spec_buffer[4] : (!llvm.ptr) -> !llvm.ptr, i8
+      %a = llvm.load %1 {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(...)>
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm
+from xdsl.dialects.builtin import FunctionType, ModuleOp, SymbolRefAttr, i1, i8
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
+
+from xmux.dialects import attrs, spec
+from xmux.errors import NotSupportedError, XmuxError
+from xmux.runtime import spec_constants as rt
+
+MODES = ("native", "emulated")
+PTR = llvm.LLVMPointerType()
+
+
+@dataclass
+class _Constant:
+    symbolic_id: str
+    type: Attribute
+    model: rt.SpecType
+    default: spec.SpecializationIdOp
+    first_id: int
+    offset: int = 0
+    descriptors: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+def _where(marker: spec.GetSpecConstantOp) -> str:
+    return f"{marker.name} \"{marker.symbolic_id.data}\""
+
+
+def _assign_ids(
+    markers: list[spec.GetSpecConstantOp], defaults: dict[str, spec.SpecializationIdOp]
+) -> dict[str, _Constant]:
+    consts: dict[str, _Constant] = {}
+    next_id = 0
+    for m in markers:
+        sid = m.symbolic_id.data
+        dname = m.default_value.string_value()
+        d = defaults.get(dname)
+        if d is None:
+            raise XmuxError(f"{_where(m)}: no spec.specialization_id @{dname} in the module")
+        t = m.result.type
+        c = consts.get(sid)
+        if c is None:
+            try:
+                model = spec.spec_type(t)
+            except VerifyException as e:
+                raise XmuxError(f"{_where(m)}: {e}") from None
+            consts[sid] = _Constant(sid, t, model, d, next_id)
+            next_id += rt.num_leaves(model)
+        elif c.type != t:
+            raise XmuxError(f"{_where(m)}: read as {t} here but as {c.type} before")
+        elif c.default is not d:
+            raise XmuxError(
+                f"{_where(m)}: default @{dname} here but @{c.default.sym_name.data} before"
+            )
+    return consts
+
+
+def _layout(consts: dict[str, _Constant]) -> bytes:
+    """Offsets, descriptors (with padding leaves) and the default blob; ascending ids."""
+    blob = bytearray()
+    prev: _Constant | None = None
+    for c in consts.values():
+        pad = -len(blob) % rt.align_of(c.model)
+        if pad:
+            assert prev is not None  # the first constant sits at offset 0
+            prev.descriptors.append((rt.PADDING_ID, rt.size_of(prev.model), pad))
+            blob += bytes(pad)
+        c.offset = len(blob)
+        c.descriptors = rt.descriptors(c.model, c.first_id)
+        blob += spec.default_bytes(c.type, c.default.value)
+        prev = c
+    return bytes(blob)
+
+
+def _native_tree(
+    t: Attribute, leaves: Iterator[Attribute], ids: Iterator[int], ops: list[Operation]
+) -> SSAValue:
+    if spec.is_scalar_type(t):
+        op = spec.SpecConstantOp(next(ids), next(leaves))  # type: ignore[arg-type]
+    else:
+        elems = [_native_tree(et, leaves, ids, ops) for et in spec.element_types(t)]
+        op = spec.ConstantCompositeOp(elems, t)
+    ops.append(op)
+    return op.result
+
+
+def _lower_native(m: spec.GetSpecConstantOp, c: _Constant) -> None:
+    ops: list[Operation] = []
+    leaves = iter(spec.default_leaves(c.type, c.default.value))
+    result = _native_tree(c.type, leaves, itertools.count(c.first_id), ops)
+    _replace(m, ops, result)
+
+
+def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -> None:
+    gep = llvm.GEPOp(buffer, [c.offset], i8)
+    is_i1 = c.type == i1
+    load = llvm.LoadOp(gep, i8 if is_i1 else c.type, alignment=rt.align_of(c.model))
+    ops: list[Operation] = [gep, load]
+    if is_i1:
+        ops.append(arith.TruncIOp(load.dereferenced_value, i1))
+    _replace(m, ops, ops[-1].results[0])
+
+
+def _replace(m: Operation, ops: list[Operation], result: SSAValue) -> None:
+    Rewriter.insert_op(ops, InsertPoint.before(m))
+    result.name_hint = m.results[0].name_hint
+    m.results[0].replace_all_uses_with(result)
+    m.detach()
+    m.erase()
+
+
+def _enclosing_function(op: Operation) -> Operation | None:
+    p = op.parent_op()
+    while p is not None and not isinstance(p, (func.FuncOp, llvm.FuncOp)):
+        p = p.parent_op()
+    return p
+
+
+def _call_graph(module: ModuleOp) -> dict[str, set[str]]:
+    """callee names per function name (func.call only)."""
+    graph: dict[str, set[str]] = {}
+    for f in module.ops:
+        if isinstance(f, func.FuncOp):
+            graph[f.sym_name.data] = {
+                c.callee.string_value() for c in f.walk() if isinstance(c, func.CallOp)
+            }
+    return graph
+
+
+def _closure(seed: dict[str, set[str]], graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Propagate per-function sets from callees to callers until nothing changes."""
+    out = {f: set(seed.get(f, ())) for f in graph}
+    changed = True
+    while changed:
+        changed = False
+        for f, callees in graph.items():
+            for g in callees:
+                extra = out.get(g, set()) - out[f]
+                if extra:
+                    out[f] |= extra
+                    changed = True
+    return out
+
+
+def _add_buffer_args(module: ModuleOp, needs: set[str]) -> dict[str, SSAValue]:
+    """Append the buffer argument to the functions in ``needs``; pass it on at call sites."""
+    funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    buffers: dict[str, SSAValue] = {}
+    for name in sorted(needs):
+        f = funcs[name]
+        if not f.body.blocks:
+            continue
+        block = f.body.blocks[0]
+        arg = block.insert_arg(PTR, len(block.args))
+        arg.name_hint = "spec_buffer"
+        ft = f.function_type
+        f.function_type = FunctionType.from_lists([*ft.inputs.data, PTR], ft.outputs.data)
+        buffers[name] = arg
+        if attrs.is_entry_point(f):
+            attrs.set_spec_buffer_arg(f, len(block.args) - 1)
+    for name in needs:
+        for call in [c for c in funcs[name].walk() if isinstance(c, func.CallOp)]:
+            callee = call.callee.string_value()
+            if callee in buffers:
+                new = func.CallOp(
+                    call.callee, [*call.arguments, buffers[name]], list(call.result_types)
+                )
+                new.attributes |= call.attributes
+                Rewriter.replace_op(call, new)
+    return buffers
+
+
+def _check_host_launches(module: ModuleOp, kernels: set[str]) -> None:
+    for op in module.walk():
+        if op.name == "mux.launch":
+            target = op.properties.get("kernel") or op.attributes.get("kernel")
+            name = target.string_value() if isinstance(target, SymbolRefAttr) else None
+            if name in kernels:
+                raise NotSupportedError(
+                    f"lower-spec-constants{{mode=emulated}}: kernel '{name}' reads "
+                    "specialization constants and is launched from host code (mux.launch); "
+                    "host launches cannot pass the buffer — use mode=native"
+                )
+
+
+@dataclass(frozen=True)
+class LowerSpecConstants(ModulePass):
+    """Specialization-constant markers → native spec.constant trees or emulated buffer loads."""
+
+    name = "lower-spec-constants"
+
+    mode: str = "native"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mode not in MODES:
+            raise XmuxError(
+                f"lower-spec-constants: mode must be native or emulated, got {self.mode!r}"
+            )
+        markers = [o for o in op.walk() if isinstance(o, spec.GetSpecConstantOp)]
+        defaults = {o.sym_name.data: o for o in op.ops if isinstance(o, spec.SpecializationIdOp)}
+        props, blob_op = spec.records(op)
+        if markers and (props or blob_op):
+            raise XmuxError(
+                "lower-spec-constants: the module already has specialization-constant records "
+                f"(spec.property / spec.default_values) and new markers ({_where(markers[0])})"
+            )
+        consts = _assign_ids(markers, defaults)
+        blob = _layout(consts)
+
+        # which function reads which constant (directly, then through calls)
+        graph = _call_graph(op)
+        direct: dict[str, set[str]] = {}
+        implicit: set[str] = set()
+        for m in markers:
+            f = _enclosing_function(m)
+            fname = f.sym_name.data if f is not None else None
+            if fname is not None:
+                direct.setdefault(fname, set()).add(m.symbolic_id.data)
+            if self.mode == "emulated" and m.buffer is None:
+                if not isinstance(f, func.FuncOp):
+                    raise NotSupportedError(
+                        f"{_where(m)}: emulated mode needs the marker in a func.func or an "
+                        "explicit buffer operand"
+                    )
+                implicit.add(fname)  # type: ignore[arg-type]
+        used = _closure(direct, graph)
+        order = list(consts)
+        for f in attrs.entry_points(op):
+            ids = used.get(f.sym_name.data, set())
+            attrs.set_spec_constants_used(f, [s for s in order if s in ids])
+
+        if self.mode == "native":
+            for m in markers:
+                _lower_native(m, consts[m.symbolic_id.data])
+        else:
+            needs = {f for f, s in _closure({f: {f} for f in implicit}, graph).items() if s}
+            kernels = {f.sym_name.data for f in attrs.entry_points(op)} & needs
+            _check_host_launches(op, kernels)
+            buffers = _add_buffer_args(op, needs)
+            for m in markers:
+                buf = m.buffer
+                if buf is None:
+                    f = _enclosing_function(m)
+                    buf = buffers[f.sym_name.data]  # type: ignore[union-attr]
+                _lower_emulated(m, consts[m.symbolic_id.data], buf)
+
+        for d in defaults.values():
+            d.detach()
+            d.erase()
+        if consts:
+            records: list[Operation] = [
+                spec.PropertyOp(c.symbolic_id, c.type, c.descriptors) for c in consts.values()
+            ]
+            records.append(spec.DefaultValuesOp(blob))
+            block = op.body.blocks[0]
+            if block.first_op is None:
+                block.add_ops(records)
+            else:
+                Rewriter.insert_op(records, InsertPoint.before(block.first_op))
+
