@@ -19,6 +19,7 @@ from xmux.registry import get_all_passes
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
     "transfer-kernel-metadata",
+    "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
     "lower-sub-group-collectives",
@@ -31,7 +32,10 @@ KERNEL_STAGES: tuple[str, ...] = (
     "add-entry-hook",
 )
 #: Host code (xmux-run's @main) and the final lowering.
-LOWERING_STAGES: tuple[str, ...] = ("convert-to-llvm",)
+LOWERING_STAGES: tuple[str, ...] = ("convert-spec-to-llvm", "convert-to-llvm")
+
+#: Modes of lower-spec-constants: "native" (the JIT specializes) or "emulated" (a buffer).
+SPEC_CONSTANT_MODES = ("native", "emulated")
 
 METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
 
@@ -43,13 +47,23 @@ def make_pass(name: str, **options: object) -> ModulePass:
     return passes[name]()(**options)
 
 
-def cpu(*, fp_control: bool = False) -> list[ModulePass]:
-    """The default CPU pipeline: kernel passes then lowering to the llvm dialect."""
+def cpu(*, fp_control: bool = False, spec_constants: str = "native") -> list[ModulePass]:
+    """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
+
+    ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
+    JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer)."""
+    if spec_constants not in SPEC_CONSTANT_MODES:
+        raise ValueError(
+            f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
+        )
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES
-    return [make_pass(n) for n in names]
+    return [
+        make_pass(n, mode=spec_constants) if n == "lower-spec-constants" else make_pass(n)
+        for n in names
+    ]
 
 
 def spec(passes: Sequence[ModulePass]) -> str:
