@@ -38,10 +38,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import re
 import struct
+import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -586,3 +590,219 @@ def value_set_key(program_key: str, buffer: bytes) -> str:
         h.update(part)
         h.update(b"\0")
     return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the records (after lower-spec-constants) and caching the table
+# ---------------------------------------------------------------------------------------
+
+
+def collect(module: object, mode: str) -> SpecTable | None:
+    """The table of a module right after ``lower-spec-constants`` (None when it has no
+    specialization constants). The LLVM IR template is added after lowering."""
+    from xmux.dialects import attrs, spec
+
+    props, blob = spec.records(module)  # type: ignore[arg-type]
+    if not props:
+        return None
+    consts = [
+        SpecConstant(p.symbolic_id.data, spec.spec_type(p.constant_type), p.get_descriptors())
+        for p in props
+    ]
+    kernels = {
+        f.sym_name.data: KernelSpecUse(
+            attrs.get_spec_constants_used(f), attrs.get_spec_buffer_arg(f) is not None
+        )
+        for f in attrs.entry_points(module)  # type: ignore[arg-type]
+    }
+    return SpecTable(mode, consts, blob.blob if blob else b"", kernels)
+
+
+_tables: dict[str, SpecTable] = {}
+
+
+def _table_path(cache_dir: Path | str, key: str) -> Path:
+    return Path(cache_dir) / f"{key}.spec.json"
+
+
+def save_table(key: str, table: SpecTable, cache_dir: Path | str | None) -> None:
+    """Remember the table of the program compiled under ``key`` (memory, and disk when
+    ``cache_dir`` is given; written before the object so a cached object always has it)."""
+    _tables[key] = table
+    if cache_dir is None:
+        return
+    path = _table_path(cache_dir, key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w") as f:
+            f.write(table.to_json())
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache must not break compilation
+
+
+def load_table(key: str, cache_dir: Path | str | None) -> SpecTable | None:
+    table = _tables.get(key)
+    if table is not None or cache_dir is None:
+        return table
+    try:
+        table = SpecTable.from_json(_table_path(cache_dir, key).read_text())
+    except (OSError, ValueError, KeyError):
+        return None
+    _tables[key] = table
+    return table
+
+
+# ---------------------------------------------------------------------------------------
+# A program's values and what a launch needs
+# ---------------------------------------------------------------------------------------
+
+
+class SpecState:
+    """Per program: the value map (``set_spec_constant``) and the specializations.
+
+    ``launch(kernel, call_values)`` returns ``(entry or None, extra_args, keepalive)``: in JIT
+    mode the entry hook of the kernel specialized for the values it reads (None: the program's
+    own, compiled with the defaults); in emulated mode the buffer's address as the trailing
+    argument (when the kernel takes one) and the array to keep alive during the launch.
+    """
+
+    #: emulated buffers kept per distinct value set (then recreated)
+    MAX_BUFFERS = 64
+
+    def __init__(
+        self,
+        table: SpecTable,
+        program_key: str | None,
+        kernel_infos_json: str,
+        disk_cache: bool,
+    ) -> None:
+        self.table = table
+        self.program_key = program_key
+        self.kernel_infos_json = kernel_infos_json
+        self.disk_cache = disk_cache
+        self.values: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        self._modules: dict[bytes, object] = {}
+        self._entries: dict[tuple[str, bytes], object] = {}
+        self._buffers: dict[bytes, np.ndarray] = {}
+        #: distinct value sets this program specialized for (tests and benchmarks)
+        self.specializations = 0
+
+    def set(self, symbolic_id: object, value: object) -> None:
+        self.values[self.table.lookup(symbolic_id).symbolic_id] = self.table.encode_value(
+            symbolic_id, value
+        )
+
+    def current(self, symbolic_id: object) -> object:
+        c = self.table.lookup(symbolic_id)
+        raw = self.values.get(c.symbolic_id, self.table.default(c.symbolic_id))
+        return decode(c.type, raw)
+
+    def _merged(self, call_values: Mapping[str, object] | None) -> dict[str, bytes]:
+        if not call_values:
+            return self.values
+        if not isinstance(call_values, Mapping):
+            raise SpecConstantError(
+                "spec_constants= takes a dict {symbolic id: value}, got "
+                f"{type(call_values).__name__}"
+            )
+        merged = dict(self.values)
+        for sid, value in call_values.items():
+            merged[self.table.lookup(sid).symbolic_id] = self.table.encode_value(sid, value)
+        return merged
+
+    def launch(
+        self, kernel: str, symbol: str, call_values: Mapping[str, object] | None
+    ) -> tuple[object | None, tuple[int, ...], object]:
+        use = self.table.kernels.get(kernel, KernelSpecUse())
+        merged = self._merged(call_values)
+        if self.table.mode == "emulated":
+            if not use.buffer_arg:
+                return None, (), None
+            buf = self.table.buffer_bytes(merged)
+            arr = self._buffers.get(buf)
+            if arr is None:
+                arr = aligned_buffer(buf)
+                with self._lock:
+                    if len(self._buffers) >= self.MAX_BUFFERS:
+                        self._buffers.clear()
+                    self._buffers[buf] = arr
+            return None, (arr.ctypes.data,), arr
+        # JIT: specialize on the constants this kernel reads; the others keep their defaults
+        mine = {s: v for s, v in merged.items() if s in use.uses}
+        buf = self.table.buffer_bytes(mine)
+        if buf == self.table.default_values:
+            return None, (), None
+        entry = self._entries.get((kernel, buf))
+        if entry is None:
+            entry = self._specialize(kernel, symbol, buf)
+        return entry, (), None
+
+    def _specialize(self, kernel: str, symbol: str, buf: bytes) -> object:
+        from xmux.runtime import abi, jit
+
+        with self._lock:
+            module = self._modules.get(buf)
+            if module is None:
+                key = value_set_key(self.program_key, buf) if self.program_key else None
+                module = jit.compile_ir(
+                    self.table.specialize(buf),
+                    kernel_infos_json=self.kernel_infos_json,
+                    cache_key=key,
+                    disk_cache=self.disk_cache and key is not None,
+                )
+                self._modules[buf] = module
+                self.specializations += 1
+            entry = abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+            self._entries[(kernel, buf)] = entry
+            return entry
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers for xmux.api
+# ---------------------------------------------------------------------------------------
+
+
+class Collector:
+    """``run_pipeline`` observer: reads the records right after ``lower-spec-constants``."""
+
+    def __init__(self) -> None:
+        self.table: SpecTable | None = None
+
+    def __call__(self, pass_: object, module: object) -> None:
+        if getattr(pass_, "name", None) == "lower-spec-constants":
+            self.table = collect(module, getattr(pass_, "mode", "native"))
+
+
+def may_have_markers(text: str) -> bool:
+    """Whether MLIR text can contain specialization-constant markers (custom or generic)."""
+    return "spec.get_" in text
+
+
+#: name of the hidden trailing argument (emulated mode) in launch metadata
+BUFFER_ARG_NAME = "spec_constants_buffer"
+
+
+def launch_info(info: object) -> object:
+    """The kernel metadata with the emulated buffer's address appended as a 64-bit scalar (an
+    ``!llvm.ptr`` field of the packed struct has the size and alignment of a ``uint64``)."""
+    import dataclasses
+
+    from xmux.dialects.attrs import ArgInfo
+
+    return dataclasses.replace(
+        info,  # type: ignore[type-var]
+        args=[*info.args, ArgInfo(BUFFER_ARG_NAME, "scalar", "uint64")],  # type: ignore[attr-defined]
+    )
+
+
+def reject_values(kernel: str, call_values: object) -> None:
+    """``spec_constants=`` given to a kernel of a program without specialization constants."""
+    if call_values:
+        names = ", ".join(repr(k) for k in call_values) if isinstance(call_values, Mapping) else ""
+        raise SpecConstantError(
+            f"kernel '{kernel}': unknown specialization constant(s) {names} (this program has "
+            "none)"
+        )

@@ -14,7 +14,9 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   truncated). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
   argument appended to every function that reads a constant without one and to all their
   callers (call sites pass it on); an entry point that gets it records the argument's index in
-  ``spec.buffer_arg``, and the runtime fills it.
+  ``spec.buffer_arg``, and the runtime fills it. Host code cannot set values: its
+  ``mux.launch``es of such kernels pass the address of ``@"xmux.spec_constants.defaults"``,
+  a constant global holding the default blob.
 
 ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
 scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
@@ -73,17 +75,26 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm
-from xdsl.dialects.builtin import FunctionType, ModuleOp, SymbolRefAttr, i1, i8
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    ModuleOp,
+    TensorType,
+    i1,
+    i8,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
-from xmux.dialects import attrs, spec
+from xmux.dialects import attrs, mux, spec
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import spec_constants as rt
 
 MODES = ("native", "emulated")
+#: emulated mode: the default blob, for kernel launches from host code
+DEFAULTS_GLOBAL = "xmux.spec_constants.defaults"
 PTR = llvm.LLVMPointerType()
 
 
@@ -246,17 +257,38 @@ def _add_buffer_args(module: ModuleOp, needs: set[str]) -> dict[str, SSAValue]:
     return buffers
 
 
-def _check_host_launches(module: ModuleOp, kernels: set[str]) -> None:
-    for op in module.walk():
-        if op.name == "mux.launch":
-            target = op.properties.get("kernel") or op.attributes.get("kernel")
-            name = target.string_value() if isinstance(target, SymbolRefAttr) else None
-            if name in kernels:
-                raise NotSupportedError(
-                    f"lower-spec-constants{{mode=emulated}}: kernel '{name}' reads "
-                    "specialization constants and is launched from host code (mux.launch); "
-                    "host launches cannot pass the buffer — use mode=native"
-                )
+def _pass_defaults_to_host_launches(
+    module: ModuleOp, kernels: set[str], blob: bytes
+) -> list[Operation]:
+    """Host code (``mux.launch`` in xmux-run's @main) has no values to set: launches of kernels
+    that take the buffer pass the address of a constant global holding the default blob."""
+    launches = [
+        o
+        for o in module.walk()
+        if isinstance(o, mux.LaunchOp) and o.kernel.string_value() in kernels
+    ]
+    if not launches:
+        return []
+    t = llvm.LLVMArrayType(len(blob), i8)
+    init = DenseIntOrFPElementsAttr.from_list(
+        TensorType(i8, [len(blob)]), [b - 256 if b > 127 else b for b in blob]
+    )
+    glob = llvm.GlobalOp(
+        t, DEFAULTS_GLOBAL, "internal", constant=True, value=init, alignment=rt.BUFFER_ALIGNMENT
+    )
+    for launch in launches:
+        addr = llvm.AddressOfOp(DEFAULTS_GLOBAL, PTR)
+        new = mux.LaunchOp(
+            launch.kernel,
+            [*launch.args, addr.result],
+            launch.global_size,
+            launch.local_size,
+            launch.global_offset,
+        )
+        new.attributes |= launch.attributes
+        Rewriter.insert_op(addr, InsertPoint.before(launch))
+        Rewriter.replace_op(launch, new)
+    return [glob]
 
 
 @dataclass(frozen=True)
@@ -275,6 +307,7 @@ class LowerSpecConstants(ModulePass):
         markers = [o for o in op.walk() if isinstance(o, spec.GetSpecConstantOp)]
         defaults = {o.sym_name.data: o for o in op.ops if isinstance(o, spec.SpecializationIdOp)}
         props, blob_op = spec.records(op)
+        records_extra: list[Operation] = []
         if markers and (props or blob_op):
             raise XmuxError(
                 "lower-spec-constants: the module already has specialization-constant records "
@@ -311,7 +344,7 @@ class LowerSpecConstants(ModulePass):
         else:
             needs = {f for f, s in _closure({f: {f} for f in implicit}, graph).items() if s}
             kernels = {f.sym_name.data for f in attrs.entry_points(op)} & needs
-            _check_host_launches(op, kernels)
+            records_extra = _pass_defaults_to_host_launches(op, kernels, blob)
             buffers = _add_buffer_args(op, needs)
             for m in markers:
                 buf = m.buffer
@@ -328,6 +361,7 @@ class LowerSpecConstants(ModulePass):
                 spec.PropertyOp(c.symbolic_id, c.type, c.descriptors) for c in consts.values()
             ]
             records.append(spec.DefaultValuesOp(blob))
+            records += records_extra
             block = op.body.blocks[0]
             if block.first_op is None:
                 block.add_ops(records)

@@ -1,0 +1,95 @@
+// RUN: xmux-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// Verifier errors of the spec dialect.
+
+func.func @no_default() {
+  %0 = spec.get_scalar "x", @missing : i32
+  func.return
+}
+// CHECK: spec.get_scalar "x": @missing is not a spec.specialization_id
+
+// -----
+
+spec.specialization_id @d = 1 : i32
+func.func @type_mismatch() {
+  %0 = spec.get_scalar "x", @d : i64
+  func.return
+}
+// CHECK: spec.get_scalar "x": result type i64 differs from the type of @d (i32)
+
+// -----
+
+spec.specialization_id @d = [1 : i32, 2 : i32] : !llvm.struct<(i32, i32)>
+func.func @scalar_of_composite() {
+  %0 = spec.get_scalar "x", @d : !llvm.struct<(i32, i32)>
+  func.return
+}
+// CHECK: spec.get_scalar "x": result must be a scalar type, got !llvm.struct<(i32, i32)>
+
+// -----
+
+spec.specialization_id @d = 1 : i32
+func.func @composite_of_scalar() {
+  %0 = spec.get_composite "x", @d : i32
+  func.return
+}
+// CHECK: spec.get_composite "x": result must be a composite type, got i32
+
+// -----
+
+spec.specialization_id @d = [1 : i32] : !llvm.struct<(i32, f32)>
+// CHECK: spec.specialization_id @d: value: !llvm.struct<(i32, f32)> has 2 elements, the default value has 1
+
+// -----
+
+spec.specialization_id @d = [1 : i32, 2 : i32] : !llvm.struct<(i32, f32)>
+// CHECK: spec.specialization_id @d: value[1]: expected a f32 literal, got 2 : i32
+
+// -----
+
+spec.specialization_id @d = 3 : index
+// CHECK: spec.specialization_id @d: index cannot be a specialization constant type
+
+// -----
+
+spec.specialization_id @d = dense<true> : vector<4xi1>
+// CHECK: spec.specialization_id @d: vector<4xi1>: only 1-D fixed vectors of non-i1 scalars are supported
+
+// -----
+
+spec.specialization_id @d = [] : !llvm.struct<()>
+// CHECK: spec.specialization_id @d: an empty struct cannot be a specialization constant type
+
+// -----
+
+func.func @constant_type() {
+  %0 = "spec.constant"() <{spec_id = 0 : i32, default_value = 1 : i64}> : () -> i32
+  func.return
+}
+// CHECK: spec.constant spec_id(0): default 1 : i64 must be a literal of the result type i32
+
+// -----
+
+func.func @composite_types(%a: i32) {
+  %0 = "spec.constant_composite"(%a, %a) : (i32, i32) -> !llvm.struct<(i32, f32)>
+  func.return
+}
+// CHECK: spec.constant_composite: elements of types (i32, i32) do not match !llvm.struct<(i32, f32)>
+
+// -----
+
+func.func @composite_scalar(%a: i32) {
+  %0 = "spec.constant_composite"(%a) : (i32) -> i32
+  func.return
+}
+// CHECK: spec.constant_composite: result type i32 is not a composite
+
+// -----
+
+"spec.property"() <{symbolic_id = "p", constant_type = i32, descriptors = array<i64: 0, 0, 0>}> : () -> ()
+// CHECK: spec.property "p": bad descriptor (0, 0, 0)
+
+// -----
+
+"spec.property"() <{symbolic_id = "p", constant_type = i32, descriptors = array<i64: 0, 0>}> : () -> ()
+// CHECK: spec.property "p": descriptors must be i64 triples
