@@ -40,6 +40,7 @@ VECTORIZED_FROM = "mux.vectorized_from"
 VECTORIZED_TO = "mux.vectorized_to"
 SCHEDULING_PARAMS = "mux.scheduling_params"
 WORK_ITEM_LOOP = "mux.work_item_loop"
+PER_WORK_ITEM = "mux.per_work_item"
 LOOP_PARALLEL = "xmux.loop_parallel"
 ACCESS_GROUPS = "xmux.access_groups"
 KERNEL_TABLE = "xmux.kernel_table"
@@ -252,6 +253,16 @@ def is_work_item_loop(op: Operation) -> bool:
 
 def mark_work_item_loop(op: Operation) -> None:
     op.attributes[WORK_ITEM_LOOP] = UnitAttr()
+
+
+def is_per_work_item(op: Operation) -> bool:
+    """An allocation of per-work-item storage (one slot per work-item, indexed by the
+    work-item's linear index), written by work-item-loops and its interchange."""
+    return PER_WORK_ITEM in op.attributes
+
+
+def mark_per_work_item(op: Operation) -> None:
+    op.attributes[PER_WORK_ITEM] = UnitAttr()
 
 
 def get_loop_parallel(op: Operation) -> int | None:
