@@ -798,11 +798,10 @@ def launch_info(info: object) -> object:
     )
 
 
-def reject_values(kernel: str, call_values: object) -> None:
-    """``spec_constants=`` given to a kernel of a program without specialization constants."""
+def reject_values(where: str, call_values: object) -> None:
+    """Values given for a program without specialization constants."""
     if call_values:
         names = ", ".join(repr(k) for k in call_values) if isinstance(call_values, Mapping) else ""
         raise SpecConstantError(
-            f"kernel '{kernel}': unknown specialization constant(s) {names} (this program has "
-            "none)"
+            f"{where}: unknown specialization constant(s) {names} (this program has none)"
         )
