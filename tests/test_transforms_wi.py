@@ -122,23 +122,25 @@ def test_reqd_size_gives_constant_bounds_and_drops_unit_dims():
     assert not any(isinstance(op, mux.GetLocalSizeOp) for op in module.walk())
 
 
-def test_barrier_is_not_supported_yet():
+def test_barrier_splits_the_nest_and_leaves_a_fence():
     text = VECADD.replace(
         "func.return", "mux.work_group_barrier work_group, <acq_rel, work_group_memory>\n"
         "  func.return"
     )
-    with pytest.raises(NotSupportedError, match=r"'mux.work_group_barrier' in kernel @vecadd"):
-        run(text, WorkItemLoopsPass())
+    module = run(text, WorkItemLoopsPass())
+    names = mux_ops(module)
+    assert "mux.work_group_barrier" not in names
+    assert names.count("mux.mem_barrier") == 1
 
 
-def test_collective_is_not_supported_yet():
+def test_collective_must_be_lowered_first():
     text = """
     func.func @k(%x: i32) attributes {mux.kernel = "entry_point"} {
       %r = mux.work_group_reduce add %x : i32
       func.return
     }
     """
-    with pytest.raises(NotSupportedError, match="'mux.work_group_reduce' in kernel @k is not"):
+    with pytest.raises(NotSupportedError, match="'mux.work_group_reduce' in kernel @k must be"):
         run(text, WorkItemLoopsPass())
 
 

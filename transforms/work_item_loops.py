@@ -20,15 +20,36 @@ call of the kernel runs a whole work-group.
   0.74 prints a result-less ``scf.execute_region`` without its terminators and
   convert-scf-to-cf does not lower it.)
 
-Expects: entry points marked ``mux.kernel = "entry_point"``, returning nothing, with no
-control barrier or collective (``mux.is_barrier_like``) in them or in the functions they
-call: those are "not supported by this pipeline yet". Guarantees: the kernel keeps its name
-and arguments; its body is the loop nest followed by ``func.return``. Kernels that already
-contain ``mux.set_local_id`` are work-group functions already and are left alone, so the
-pass can run twice.
+Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
+(``transforms/barrier_regions.py`` has the details):
 
-The loop-nest builder (``WorkItemLoopBuilder``) works on any list of ops so that barrier
-regions can each get their own nest.
+* **Structured fission** when every op containing a barrier is an ``scf.for``/``scf.while``/
+  ``scf.if`` whose control is uniform (work-group values: kernel arguments, constants,
+  uniform queries and pure ops of them, lifted loops' induction variables and uniform
+  iteration values; or any value when the lifted region runs a barrier unconditionally, which
+  OpenCL then requires to be uniform). Each barrier region gets its own loop nest, barriers
+  become ``mux.mem_barrier`` fences between the nests, the control flow around them runs once
+  per group. Values crossing regions are re-computed when cheap (id arithmetic, casts,
+  uniform values) or kept in per-work-item arrays (structure of arrays, indexed by the
+  linear work-item index of the nest).
+* **Region dispatch** otherwise (CFG bodies, barriers under control flow that is not provably
+  uniform, e.g. a guarded barrier in a loop whose trip count varies per work-item): the body
+  becomes ``@<kernel>.mux-regions(args, lin, state, storage...) -> i32``, entered at the
+  kernel start or after barrier *i*, returning the next barrier's number; the kernel loops
+  ``while any work-item is pending: run every work-item waiting at the lowest barrier``.
+  Values live across barriers (or around a loop back edge) are re-computed or stored per
+  work-item.
+* A barrier under ``scf.if``/``scf.while``/``scf.for`` control that provably differs between
+  work-items (``local id == x``, a loop bound that is the local id plus a uniform value) is
+  an error naming the kernel and barrier. ``mux.sub_group_barrier`` is a fence (sub-groups
+  have one work-item here). Work-group collectives must be lowered before this pass
+  (``lower-work-group-collectives``), calls reaching barriers inlined (``prepare-barriers``).
+* Kernels without barriers keep exactly the single loop nest described above.
+
+Expects: entry points marked ``mux.kernel = "entry_point"``, returning nothing. Guarantees:
+the kernel keeps its name and arguments; its body is the loop nest(s) followed by
+``func.return``. Kernels that already contain ``mux.set_local_id`` are work-group functions
+already and are left alone, so the pass can run twice.
 
 Before / after (order xyz, no required size)::
 
@@ -67,12 +88,26 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError, XmuxError
+from xmux.transforms.barrier_regions import (
+    Dispatch,
+    Fission,
+    Nest,
+    NestFactory,
+    Unstructured,
+    lifts_for_barriers,
+)
+from xmux.transforms.uniformity import (
+    UniformValues,
+    is_control_barrier,
+    local_id_offset,
+    provably_divergent,
+)
 
 BODY_SUFFIX = ".mux-wi-body"
 
@@ -94,23 +129,71 @@ def _callees(op: Operation, symbols: dict[str, func.FuncOp]) -> Iterable[func.Fu
                 yield callee
 
 
-def check_barrier_free(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> None:
-    """Reject control barriers and collectives in the kernel or anything it calls."""
-    seen: set[str] = set()
+def _reachable(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> list[func.FuncOp]:
+    seen: dict[str, func.FuncOp] = {}
     stack = [kernel]
     while stack:
         f = stack.pop()
         if f.sym_name.data in seen:
             continue
-        seen.add(f.sym_name.data)
-        for op in f.walk():
-            if mux.is_barrier_like(op):
-                where = "" if f is kernel else f" (in @{f.sym_name.data}, called from it)"
+        seen[f.sym_name.data] = f
+        stack.extend(_callees(f, symbols))
+    return list(seen.values())
+
+
+def check_supported(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> None:
+    """Turn sub-group barriers into fences (sub-groups of one work-item); reject
+    collectives (lowered by earlier passes) and barriers reached through calls."""
+    for f in _reachable(kernel, symbols):
+        where = "" if f is kernel else f" (in @{f.sym_name.data}, called from it)"
+        for op in list(f.walk()):
+            if isinstance(op, mux.SubGroupBarrierOp):
+                Rewriter.replace_op(op, mux.MemBarrierOp(op.scope.data, op.semantics_value()))
+            elif isinstance(op, mux.GroupCollectiveOp) and mux.is_barrier_like(op):
                 raise NotSupportedError(
                     f"work-item-loops: '{op.name}' in kernel @{kernel.sym_name.data}{where} "
-                    "is not supported by this pipeline yet"
+                    f"must be lowered before this pass (lower-{op.group_scope.replace('_', '-')}"
+                    "-collectives)"
                 )
-        stack.extend(_callees(f, symbols))
+            elif is_control_barrier(op) and f is not kernel:
+                raise NotSupportedError(
+                    f"work-item-loops: '{op.name}' in kernel @{kernel.sym_name.data}{where}: "
+                    "run prepare-barriers first (it inlines functions that reach barriers)"
+                )
+
+
+def check_divergent_barriers(kernel: func.FuncOp, builder: WorkItemLoopBuilder) -> None:
+    """A barrier directly inside control flow that provably differs between work-items (so
+    the work-items that enter it all execute the barrier, and not all of them enter) is an
+    error. Barriers nested deeper may legally be skipped by everybody: they are left to the
+    region dispatch, which cannot hang on them."""
+    unit = {d for d in range(3) if builder.is_unit_dim(d)}
+    uniform = UniformValues(kernel.args)
+    for barrier in kernel.walk():
+        if not is_control_barrier(barrier):
+            continue
+        anc = barrier.parent_op()
+        why = None
+        if isinstance(anc, scf.IfOp) and provably_divergent(anc.cond, uniform, unit):
+            why = "an scf.if whose condition compares the local id"
+        elif isinstance(anc, scf.WhileOp):
+            cond = anc.before_region.block.last_op
+            if isinstance(cond, scf.ConditionOp) and provably_divergent(
+                cond.condition, uniform, unit
+            ):
+                why = "an scf.while whose condition compares the local id"
+        elif isinstance(anc, scf.ForOp):
+            lb_id = local_id_offset(anc.lb, uniform, unit)
+            ub_id = local_id_offset(anc.ub, uniform, unit)
+            if (lb_id and uniform(anc.ub)) or (ub_id and uniform(anc.lb)):
+                why = "an scf.for whose trip count depends on the local id"
+        if why is not None:
+            assert isinstance(barrier, mux.WorkGroupBarrierOp)
+            raise XmuxError(
+                f"work-item-loops: kernel @{kernel.sym_name.data}: barrier "
+                f"'{barrier.name}' (id {barrier.barrier_id}) is directly inside {why}, so "
+                "the work-items of a group do not all reach it (divergent barrier)"
+            )
 
 
 # ---------------------------------------------------------------------------------------
@@ -135,6 +218,8 @@ class WorkItemLoopBuilder:
     one: SSAValue | None = field(default=None, init=False)
     sizes: dict[int, SSAValue] = field(default_factory=dict, init=False)
     """Loop bound per dimension that gets a loop."""
+    last_ivs: list[SSAValue] = field(default_factory=list, init=False)
+    """Induction variables of the last nest built, outermost first."""
 
     @staticmethod
     def for_kernel(kernel: func.FuncOp) -> WorkItemLoopBuilder:
@@ -187,6 +272,7 @@ class WorkItemLoopBuilder:
         """
         assert self.zero is not None and self.one is not None, "prologue() first"
         dims = self.loop_dims
+        self.last_ivs = []
         if not dims:
             return None, ip.block
         outer: Operation | None = None
@@ -195,6 +281,7 @@ class WorkItemLoopBuilder:
             body.add_ops([mux.SetLocalIdOp(d, body.args[0]), scf.YieldOp()])
             body.args[0].name_hint = "xyz"[d]
             loop = scf.ForOp(self.zero, self.sizes[d], self.one, [], body)
+            self.last_ivs.append(body.args[0])
             if i == len(dims) - 1:
                 attrs.mark_work_item_loop(loop)
             Rewriter.insert_op(loop, ip)
@@ -217,6 +304,117 @@ class WorkItemLoopBuilder:
             op.detach()
             Rewriter.insert_op(op, InsertPoint.before(yield_op))
         return outer
+
+
+class KernelNests(NestFactory):
+    """Full work-item nests of a kernel for barrier regions; per-work-item storage sized by
+    the group's actual size (product of the loop dimensions' sizes)."""
+
+    def __init__(self, builder: WorkItemLoopBuilder, anchor: Operation) -> None:
+        self.b = builder
+        self.anchor = anchor
+        assert builder.one is not None
+        size: SSAValue = builder.one
+        ops: list[Operation] = []
+        for i, d in enumerate(builder.loop_dims):
+            if i == 0:
+                size = builder.sizes[d]
+            else:
+                mul = arith.MuliOp(size, builder.sizes[d])
+                ops.append(mul)
+                size = mul.result
+        if ops:
+            self.insert_storage(ops)
+        self._size = size
+
+    def insert_storage(self, ops: Sequence[Operation]) -> None:
+        Rewriter.insert_op(ops, InsertPoint.after(self.anchor))
+        self.anchor = ops[-1]
+
+    def group_size(self) -> SSAValue:
+        return self._size
+
+    def new_array(self, element: Attribute) -> SSAValue:
+        arr = super().new_array(element)
+        attrs.mark_per_work_item(arr.owner)  # type: ignore[arg-type]
+        return arr
+
+    def zero(self) -> SSAValue:
+        assert self.b.zero is not None
+        return self.b.zero
+
+    def open_nest(self, ip: InsertPoint) -> Nest:
+        outer, body = self.b.build_nest(ip)
+        if outer is None:
+            return Nest(None, ip, self.zero)
+        ivs = list(self.b.last_ivs)
+        yield_op = body.last_op
+        assert yield_op is not None
+        header = body.first_op
+        assert header is not None
+
+        def make_lin() -> SSAValue:
+            # at the top of the innermost body, after its set_local_id header
+            lin = ivs[0]
+            ops: list[Operation] = []
+            for d, iv in zip(self.b.loop_dims[1:], ivs[1:], strict=True):
+                mul = arith.MuliOp(lin, self.b.sizes[d])
+                add = arith.AddiOp(mul.result, iv)
+                ops += [mul, add]
+                lin = add.result
+            if ops:
+                Rewriter.insert_op(ops, InsertPoint.after(header))
+                lin.name_hint = "lin"
+            return lin
+
+        return Nest(outer, InsertPoint.before(yield_op), make_lin, ivs[-1])
+
+
+def _prologue(builder: WorkItemLoopBuilder, entry: Block) -> KernelNests:
+    first = entry.first_op
+    assert first is not None
+    builder.prologue(InsertPoint.at_start(entry))
+    anchor = first.prev_op
+    assert anchor is not None
+    return KernelNests(builder, anchor)
+
+
+def apply_with_barriers(kernel: func.FuncOp) -> str:
+    """Work-group function of a kernel with barriers; returns "structured" or "dispatch"."""
+    builder = WorkItemLoopBuilder.for_kernel(kernel)
+    check_divergent_barriers(kernel, builder)
+    if len(kernel.body.blocks) == 1:
+        entry = kernel.body.block
+        terminator = entry.last_op
+        if not isinstance(terminator, func.ReturnOp):
+            raise _pass_error(kernel, "the body must end in func.return")
+        ops = [op for op in entry.ops if op is not terminator]
+        fission = Fission(entry, ops, lifts_for_barriers(entry))
+        try:
+            fission.analyze()
+        except Unstructured:
+            fission = None
+        if fission is not None:
+            factory = _prologue(builder, entry)
+            fission.emit(factory, InsertPoint.before(ops[0]))
+            for op in reversed(ops):
+                op.detach()
+                op.erase()
+            return "structured"
+    dispatch = Dispatch(kernel)
+    dispatch.build_regions()
+    inputs = kernel.function_type.inputs.data
+    entry = Block(arg_types=inputs)
+    fn_entry = dispatch.fn.body.blocks.first  # type: ignore[union-attr]
+    assert fn_entry is not None
+    for new, old in zip(entry.args, fn_entry.args, strict=False):
+        new.name_hint = old.name_hint
+    ret = func.ReturnOp()
+    entry.add_op(ret)
+    kernel.body.add_block(entry)
+    factory = _prologue(builder, entry)
+    dispatch.emit(factory, InsertPoint.before(ret))
+    return "dispatch"
 
 
 # ---------------------------------------------------------------------------------------
@@ -259,13 +457,17 @@ def _outline_body(kernel: func.FuncOp) -> None:
     kernel.body.add_block(entry)
 
 
-def apply_work_item_loops(kernel: func.FuncOp) -> None:
-    """Wrap the body of one (barrier-free) entry point in its work-item loop nest."""
+def _check_signature(kernel: func.FuncOp) -> None:
     if not kernel.body.blocks:
         raise _pass_error(kernel, "an entry point needs a body")
     if kernel.function_type.outputs.data:
         results = ", ".join(str(t) for t in kernel.function_type.outputs.data)
         raise _pass_error(kernel, f"a kernel must return nothing, it returns {results}")
+
+
+def apply_work_item_loops(kernel: func.FuncOp) -> None:
+    """Wrap the body of one (barrier-free) entry point in its work-item loop nest."""
+    _check_signature(kernel)
     builder = WorkItemLoopBuilder.for_kernel(kernel)
     if len(kernel.body.blocks) > 1:
         _outline_body(kernel)
@@ -302,6 +504,10 @@ class WorkItemLoopsPass(ModulePass):
             if not any(isinstance(o, mux.SetLocalIdOp) for o in k.walk())
         ]
         for kernel in kernels:
-            check_barrier_free(kernel, symbols)
+            check_supported(kernel, symbols)
         for kernel in kernels:
-            apply_work_item_loops(kernel)
+            if any(is_control_barrier(o) for o in kernel.walk()):
+                _check_signature(kernel)
+                apply_with_barriers(kernel)
+            else:
+                apply_work_item_loops(kernel)

@@ -21,19 +21,19 @@ func.func @dot(%n: index, %a: memref<?x?xf32>, %b: memref<?xf32>, %out: memref<?
 
 // CHECK:      func.func @dot(%n: index, %a: memref<?x?xf32>, %b: memref<?xf32>, %out: memref<?xf32>)
 // CHECK-NEXT:   %[[LEN:.*]] = arith.constant 8 : index
-// CHECK-NEXT:   %[[ACC:.*]] = memref.alloca(%[[LEN]]) {alignment = 64 : i64} : memref<?xf32>
+// CHECK-NEXT:   %[[ACC:.*]] = memref.alloca(%[[LEN]]) {mux.per_work_item, alignment = 64 : i64} : memref<?xf32>
 // CHECK:        scf.for %[[X0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:     mux.set_local_id 0, %[[X0]] : index
 // CHECK-NEXT:     %{{.*}} = mux.get_global_id 0 : index
-// CHECK-NEXT:     memref.store %{{.*}}, %[[ACC]][%[[X0]]] : memref<?xf32>
+// CHECK-NEXT:     memref.store %zero, %[[ACC]][%[[X0]]] : memref<?xf32>
 // CHECK-NEXT:   } {mux.work_item_loop}
 // CHECK-NEXT:   scf.for %[[K:.*]] = %{{.*}} to %n step %{{.*}} {
 // CHECK-NEXT:     scf.for %[[X1:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:       mux.set_local_id 0, %[[X1]] : index
-// CHECK-NEXT:       %[[S:.*]] = memref.load %[[ACC]][%[[X1]]] : memref<?xf32>
 // CHECK-NEXT:       %[[I:.*]] = mux.get_global_id 0 : index
 // CHECK-NEXT:       %{{.*}} = memref.load %a[%[[K]], %[[I]]] : memref<?x?xf32>
-// CHECK:            %[[T:.*]] = arith.addf %[[S]], %{{.*}} : f32
+// CHECK:            %[[S:.*]] = memref.load %[[ACC]][%[[X1]]] : memref<?xf32>
+// CHECK-NEXT:       %[[T:.*]] = arith.addf %[[S]], %{{.*}} : f32
 // CHECK-NEXT:       memref.store %[[T]], %[[ACC]][%[[X1]]] : memref<?xf32>
 // CHECK-NEXT:     } {mux.work_item_loop}
 // CHECK-NEXT:   }

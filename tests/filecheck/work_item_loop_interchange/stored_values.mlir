@@ -18,14 +18,17 @@ func.func @k(%n: i32, %a: memref<?xf32>)
   func.return
 }
 
-// CHECK:      %[[VARR:.*]] = memref.alloca(%{{.*}}) {alignment = 64 : i64} : memref<?xf32>
+// CHECK:      %[[ACC:.*]] = memref.alloca(%{{.*}}) {mux.per_work_item, alignment = 64 : i64} : memref<?xf32>
+// CHECK-NEXT: %[[VARR:.*]] = memref.alloca(%{{.*}}) {mux.per_work_item, alignment = 64 : i64} : memref<?xf32>
 // CHECK:      %[[NN:.*]] = arith.index_cast %n : i32 to index
 // CHECK-NEXT: scf.for %[[X0:.*]] = {{.*}} {
 // CHECK:        %[[V:.*]] = memref.load %a[%{{.*}}] : memref<?xf32>
-// CHECK:        memref.store %[[V]], %[[VARR]][%[[X0]]] : memref<?xf32>
+// CHECK-NEXT:   memref.store %[[V]], %[[ACC]][%[[X0]]] : memref<?xf32>
+// CHECK-NEXT:   memref.store %[[V]], %[[VARR]][%[[X0]]] : memref<?xf32>
 // CHECK:      } {mux.work_item_loop}
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[NN]] step %{{.*}} {
 // CHECK:      } {mux.work_item_loop}
 // CHECK:      scf.for %[[X2:.*]] = {{.*}} {
-// CHECK:        %[[V2:.*]] = memref.load %[[VARR]][%[[X2]]] : memref<?xf32>
-// CHECK:        arith.addf %{{.*}}, %[[V2]] : f32
+// CHECK:        %[[R:.*]] = memref.load %[[ACC]][%[[X2]]] : memref<?xf32>
+// CHECK-NEXT:   %[[V2:.*]] = memref.load %[[VARR]][%[[X2]]] : memref<?xf32>
+// CHECK-NEXT:   arith.addf %[[R]], %[[V2]] : f32
