@@ -23,6 +23,7 @@ from pathlib import Path
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import abi, launch
+from xmux.runtime import spec_constants as _spec
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
@@ -132,8 +133,9 @@ def kernel_infos(module) -> list[KernelInfo]:
     return infos
 
 
-def run_pipeline(module, passes) -> list[KernelInfo]:
-    """Apply ``passes`` verifying after each; returns kernel metadata taken after marking."""
+def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
+    """Apply ``passes`` verifying after each; returns kernel metadata taken after marking.
+    ``observe(pass, module)``, when given, runs after each pass (to read records)."""
     from xdsl.utils.exceptions import PassFailedException, VerifyException
 
     from xmux.pipelines import METADATA_PASSES
@@ -149,15 +151,17 @@ def run_pipeline(module, passes) -> list[KernelInfo]:
             module.verify()
         except (VerifyException, PassFailedException) as e:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
+        if observe is not None:
+            observe(p, module)
     return infos if infos is not None else kernel_infos(module)
 
 
-def compile_to_llvm_ir(module, pipeline=None) -> tuple[str, list[KernelInfo]]:
+def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[KernelInfo]]:
     from xmux import pipelines
     from xmux.lowering.emit import emit_text
 
     passes = pipelines.cpu() if pipeline is None else list(pipeline)
-    infos = run_pipeline(module, passes)
+    infos = run_pipeline(module, passes, observe)
     return emit_text(module), infos
 
 
@@ -170,6 +174,8 @@ class Kernel:
         self.name = info.name
         addr = program.jit.address(info.symbol)
         self._entry = abi.EntryHookFn(addr)
+        # emulated specialization constants: the buffer's address is a hidden last argument
+        self._spec_info = _spec.launch_info(info) if program._spec is not None else info
 
     def __call__(
         self,
@@ -180,11 +186,17 @@ class Kernel:
         threads: int | None = None,
         spec_constants: dict | None = None,
     ) -> None:
-        if spec_constants:
-            raise NotSupportedError(
-                f"kernel '{self.name}': spec_constants are not supported by this pipeline yet"
-            )
+        """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
+        values (``Program.set_spec_constant``) for this launch; ids of the program that this
+        kernel does not read are accepted and ignored."""
         info = self.info
+        entry, extra, keep = self._entry, (), None
+        spec = self.program._spec
+        if spec is not None:
+            target, extra, keep = spec.launch(info.name, info.symbol, spec_constants)
+            entry = target if target is not None else entry
+        else:
+            _spec.reject_values(f"kernel '{info.name}'", spec_constants)
         nd = launch.NDRange(
             info.name,
             global_size,
@@ -193,9 +205,15 @@ class Kernel:
             info.reqd_work_group_size,
             info.max_work_dim,
         )
-        packed = launch.PackedArgs(info, args)
+        if extra:
+            if len(args) != len(info.args):
+                launch.PackedArgs(info, args)  # raises the argument-count error
+            packed = launch.PackedArgs(self._spec_info, (*args, *extra))
+        else:
+            packed = launch.PackedArgs(info, args)
         n = threads or self.program.threads or launch.default_threads()
-        launch.run_ndrange(self._entry, packed.address, nd, n)
+        launch.run_ndrange(entry, packed.address, nd, n)
+        del keep  # the emulated buffer lives until the launch has finished
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{a.name}: {a.kind} {a.dtype}" for a in self.info.args)
@@ -205,12 +223,53 @@ class Kernel:
 class Program:
     """A compiled module: its kernels by name, the LLVM IR and the JIT module."""
 
-    def __init__(self, jit, infos: list[KernelInfo], threads: int | None, llvm_ir: str | None):
+    def __init__(
+        self,
+        jit,
+        infos: list[KernelInfo],
+        threads: int | None,
+        llvm_ir: str | None,
+        spec: _spec.SpecState | None = None,
+    ):
         self.jit = jit
         self.infos = {i.name: i for i in infos}
         self.threads = threads
         self.llvm_ir = llvm_ir
+        self._spec = spec
         self._kernels: dict[str, Kernel] = {}
+
+    # -- specialization constants (docs/architecture.md, "Specialization constants") --------
+
+    @property
+    def spec_constants(self) -> dict[str, _spec.SpecConstant]:
+        """Symbolic id → its type, descriptors and buffer offset (ascending numeric ids)."""
+        return dict(self._spec.table.constants) if self._spec is not None else {}
+
+    @property
+    def property_sets(self) -> dict[str, dict[str, object]]:
+        """The reference's two property sets: "SYCL/specialization constants" (symbolic id →
+        [(leaf id, offset, size)], padding leaves with id 0xFFFFFFFF) and "SYCL/specialization
+        constants default values" ({"all": blob})."""
+        if self._spec is None:
+            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
+        return self._spec.table.property_sets()
+
+    @property
+    def spec_constants_mode(self) -> str | None:
+        """"native" (JIT-specialized per value set), "emulated" (runtime buffer) or None."""
+        return self._spec.table.mode if self._spec is not None else None
+
+    def set_spec_constant(self, symbolic_id: str, value: object) -> None:
+        """Set a specialization constant for every later launch of this program's kernels."""
+        if self._spec is None:
+            _spec.reject_values("set_spec_constant", {symbolic_id: value})
+        self._spec.set(symbolic_id, value)  # type: ignore[union-attr]
+
+    def get_spec_constant(self, symbolic_id: str) -> object:
+        """The value set with ``set_spec_constant``, else the default."""
+        if self._spec is None:
+            _spec.reject_values("get_spec_constant", {symbolic_id: None})
+        return self._spec.current(symbolic_id)  # type: ignore[union-attr]
 
     @property
     def kernel_names(self) -> list[str]:
@@ -254,32 +313,58 @@ def compile(  # noqa: A001 - the public name in the contract
     pipeline=None,
     threads: int | None = None,
     cache: bool | None = None,
+    spec_constants: str = "native",
 ) -> Program:
-    """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``."""
+    """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
+
+    ``spec_constants`` picks how specialization constants are lowered by the default
+    pipeline: ``"native"`` (the kernel is JIT-specialized for each distinct value set, so LLVM
+    sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel)."""
+    from xmux import pipelines
     from xmux.runtime import jit
     from xmux.runtime.runner import install_runtime_symbols
 
     install_runtime_symbols()  # a module may carry host code that prints or launches
     text, module = _read_source(source)
     use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
+    if pipeline is None:
+        try:
+            pipeline = pipelines.cpu(spec_constants=spec_constants)
+        except ValueError as e:
+            raise XmuxError(f"xmux.compile: {e}") from None
+        pipeline_spec = "default" if spec_constants == "native" else pipelines.spec(pipeline)
+    else:
+        pipeline_spec = pipelines.spec(pipeline)
+    cache_dir = jit.default_cache_dir() if use_cache else None
     key = None
     if text is not None and use_cache:
-        from xmux import pipelines
-
-        spec = "default" if pipeline is None else pipelines.spec(pipeline)
-        key = _cache_key(text, spec)
+        key = _cache_key(text, pipeline_spec)
         hit = jit.load_cached(key)
-        if hit is not None:
-            return Program(hit, load_kernel_infos(hit.kernel_infos_json), threads, None)
+        table = _spec.load_table(key, cache_dir) if hit is not None else None
+        if hit is not None and (table is not None or not _spec.may_have_markers(text)):
+            spec = None
+            if table is not None:
+                spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
+            infos = load_kernel_infos(hit.kernel_infos_json)
+            return Program(hit, infos, threads, None, spec)
     if module is None:
         module = parse(text)
-    ir_text, infos = compile_to_llvm_ir(module, pipeline)
+    collector = _spec.Collector()
+    ir_text, infos = compile_to_llvm_ir(module, pipeline, collector)
+    table = collector.table
+    if table is not None:
+        if table.mode == "native":
+            table.template = ir_text  # re-specialized by rewriting the leaf globals
+        if key is not None:
+            _spec.save_table(key, table, cache_dir)  # before the object: a hit has both
     if not infos:
         raise XmuxError(
             "the module has no entry-point kernel: mark one with attributes "
             '{mux.kernel = "entry_point"} or run encode-kernel-metadata{kernel-name=...}'
         )
+    infos_json = dump_kernel_infos(infos)
     compiled = jit.compile_ir(
-        ir_text, kernel_infos_json=dump_kernel_infos(infos), cache_key=key, disk_cache=use_cache
+        ir_text, kernel_infos_json=infos_json, cache_key=key, disk_cache=use_cache
     )
-    return Program(compiled, infos, threads, ir_text)
+    spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
+    return Program(compiled, infos, threads, ir_text, spec)
