@@ -1,0 +1,552 @@
+"""Specialization constants end to end: every constant read back exactly by a kernel.
+
+Kernels are generated: each reads its constants with spec.get_scalar / spec.get_composite and
+stores every scalar leaf, widened to i64 or f64, into two output arrays; the expectation comes
+from the Python values. Every test runs in both modes of ``xmux.compile``: "native" (the kernel
+is JIT-specialized for each value set) and "emulated" (a runtime buffer).
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import xmux
+from xmux.errors import XmuxError
+from xmux.runtime import jit
+from xmux.runtime import spec_constants as rt
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MODES = ["native", "emulated"]
+
+I8, I16, I32, I64 = (rt.SCALARS[f"i{b}"] for b in (8, 16, 32, 64))
+F16, F32, F64 = (rt.SCALARS[f"f{b}"] for b in (16, 32, 64))
+BOOL = rt.SCALARS["i1"]
+
+
+# ---------------------------------------------------------------------------------------
+# A generated reader kernel
+# ---------------------------------------------------------------------------------------
+
+
+def _attr(t: rt.SpecType, v: object) -> str:
+    """MLIR attribute text of a default value (exactly representable values only)."""
+    if isinstance(t, rt.Scalar):
+        if t.bits == 1:
+            return "true" if v else "false"
+        return f"{v} : {t}" if t.kind == "int" else f"{float(v)!r} : {t}"
+    items = [_attr(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
+    return "[" + ", ".join(items) + "]"
+
+
+def _leaves(t: rt.SpecType, v: object, path: tuple = ()) -> list[tuple[tuple, rt.Scalar, object]]:
+    if isinstance(t, rt.Scalar):
+        return [(path, t, v)]
+    out = []
+    for i, ((_, sub), x) in enumerate(zip(rt.children(t), v, strict=True)):
+        out += _leaves(sub, x, (*path, (i, isinstance(t, rt.Vector))))
+    return out
+
+
+def _expected(t: rt.Scalar, v: object) -> float | int:
+    if t.kind == "int":
+        return int(bool(v)) if t.bits == 1 else int(v)
+    return float(np.asarray(v, dtype=t.dtype))
+
+
+class Reader:
+    """A program whose kernel ``read`` stores every leaf of ``consts`` (sid → (type, default))."""
+
+    def __init__(self, consts: dict[str, tuple[rt.SpecType, object]], mode: str) -> None:
+        self.consts = consts
+        lines = []
+        body = []
+        self.slots: list[tuple[str, tuple, rt.Scalar, str, int]] = []  # sid, path, t, kind, index
+        n_int = n_float = 0
+        for k, (sid, (t, default)) in enumerate(consts.items()):
+            lines.append(f"spec.specialization_id @d{k} = {_attr(t, default)}" + (
+                "" if isinstance(t, rt.Scalar) else f" : {t}"))
+            op = "get_scalar" if isinstance(t, rt.Scalar) else "get_composite"
+            body.append(f'%c{k} = spec.{op} "{sid}", @d{k} : {t}')
+            for j, (path, leaf, _) in enumerate(_leaves(t, default)):
+                name = f"%c{k}"
+                cur: rt.SpecType = t
+                pos: list[int] = []
+                for i, in_vector in path:
+                    if in_vector:
+                        if pos:
+                            body.append(f"%e{k}_{j}_{len(body)} = llvm.extractvalue {name}"
+                                        f"[{', '.join(map(str, pos))}] : {t}")
+                            name = f"%e{k}_{j}_{len(body) - 1}"
+                            pos = []
+                        body.append(f"%x{k}_{j} = vector.extract {name}[{i}] : {leaf} from {cur}")
+                        name = f"%x{k}_{j}"
+                    else:
+                        pos.append(i)
+                    cur = dict(enumerate(c for _, c in rt.children(cur)))[i]
+                if pos:
+                    body.append(f"%x{k}_{j} = llvm.extractvalue {name}[{', '.join(map(str, pos))}]"
+                                f" : {t}")
+                    name = f"%x{k}_{j}"
+                if leaf.kind == "int":
+                    if leaf.bits != 64:
+                        ext = "extui" if leaf.bits == 1 else "extsi"
+                        body.append(f"%w{k}_{j} = arith.{ext} {name} : {leaf} to i64")
+                        name = f"%w{k}_{j}"
+                    body.append(f"%i{k}_{j} = arith.constant {n_int} : index")
+                    body.append(f"memref.store {name}, %ints[%i{k}_{j}] : memref<?xi64>")
+                    self.slots.append((sid, path, leaf, "int", n_int))
+                    n_int += 1
+                else:
+                    if leaf.bits != 64:
+                        body.append(f"%w{k}_{j} = arith.extf {name} : {leaf} to f64")
+                        name = f"%w{k}_{j}"
+                    body.append(f"%i{k}_{j} = arith.constant {n_float} : index")
+                    body.append(f"memref.store {name}, %floats[%i{k}_{j}] : memref<?xf64>")
+                    self.slots.append((sid, path, leaf, "float", n_float))
+                    n_float += 1
+        self.n_int, self.n_float = max(n_int, 1), max(n_float, 1)
+        self.text = "\n".join(
+            [
+                *lines,
+                "func.func @read(%ints: memref<?xi64>, %floats: memref<?xf64>)",
+                '    attributes {mux.kernel = "entry_point"} {',
+                *("  " + b for b in body),
+                "  func.return",
+                "}",
+            ]
+        )
+        self.prog = xmux.compile(self.text, spec_constants=mode)
+        self.kernel = self.prog["read"]
+
+    def run(self, **call) -> tuple[np.ndarray, np.ndarray]:
+        ints = np.full(self.n_int, -12345, np.int64)
+        floats = np.full(self.n_float, np.nan, np.float64)
+        self.kernel(ints, floats, global_size=1, **call)
+        return ints, floats
+
+    def check(self, values: dict[str, object], **call) -> None:
+        """Run and compare every leaf with ``values`` (missing ids: their defaults)."""
+        ints, floats = self.run(**call)
+        for sid, (t, default) in self.consts.items():
+            v = values.get(sid, default)
+            for (path, leaf, x), slot in zip(
+                _leaves(t, v), [s for s in self.slots if s[0] == sid], strict=True
+            ):
+                assert slot[1] == path
+                got = ints[slot[4]] if slot[3] == "int" else floats[slot[4]]
+                want = _expected(leaf, x)
+                assert got == want or (np.isnan(want) and np.isnan(got)), (sid, path, got, want)
+
+
+def _python(t: rt.SpecType, v: object) -> object:
+    """A value in the nested-tuple form _leaves expects (numpy arrays → lists)."""
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    if isinstance(t, rt.Scalar):
+        return v
+    return [_python(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
+
+
+# ---------------------------------------------------------------------------------------
+# The examples
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_example_spec_constants_defaults_set_and_changed(mode):
+    prog = xmux.compile(EXAMPLES / "spec_constants.mlir", spec_constants=mode)
+    k = prog["read_constants"]
+    ints, floats = np.zeros(2, np.int32), np.zeros(6, np.float32)
+
+    def run(**kw):
+        ints[:] = -1
+        floats[:] = np.nan
+        k(ints, floats, global_size=1, **kw)
+        return ints.tolist(), floats.tolist()
+
+    assert run() == ([42, 1], [3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    prog.set_spec_constant("id_A", (7, (0.5, 0.25)))
+    assert run() == ([42, 7], [0.5, 0.25, 5.0, 6.0, 7.0, 8.0])
+    vec = np.array([1.5, -2.0, 3.25, 1e-3], np.float32)
+    got = run(spec_constants={"id_int": -3, "id_vec": vec})
+    assert got == ([-3, 7], [0.5, 0.25, *vec.tolist()])
+    # per-call values do not persist; persistent ones change between launches
+    assert run() == ([42, 7], [0.5, 0.25, 5.0, 6.0, 7.0, 8.0])
+    prog.set_spec_constant("id_A", np.array((2**31 - 1, (-0.0, 1e30)),
+                                            dtype=[("x", "i4"), ("n", [("a", "f4"), ("b", "f4")])]))
+    big = np.float32(1e30).item()
+    assert run() == ([42, 2**31 - 1], [-0.0, big, 5.0, 6.0, 7.0, 8.0])
+    assert prog.get_spec_constant("id_A") == (2**31 - 1, (-0.0, big))
+    assert run(spec_constants={"id_A": (0, (0, 0))})[0] == [42, 0]
+
+
+def _conv_reference(img: np.ndarray, coeff: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    out = np.zeros((h, w), np.float32)
+    for y in range(h):
+        for x in range(w):
+            acc = np.float32(0)
+            for i in range(-1, 2):
+                if not 0 <= y + i < h:
+                    continue
+                for j in range(-1, 2):
+                    if 0 <= x + j < w:
+                        acc = np.float32(acc + coeff[i + 1, j + 1] * img[y + i, x + j])
+            out[y, x] = acc
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_example_spec_conv3x3(mode):
+    prog = xmux.compile(EXAMPLES / "spec_conv3x3.mlir", spec_constants=mode)
+    k = prog["conv3x3"]
+    rng = np.random.default_rng(7)
+    h, w = 13, 29
+    img = rng.random((h, w), np.float32)
+    out = np.full((h, w), np.nan, np.float32)
+    gauss = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], np.float32) / 16
+    k(img, out, global_size=(w, h), local_size=(8, 4))
+    np.testing.assert_allclose(out, _conv_reference(img, gauss), rtol=1e-6, atol=1e-6)
+    for _ in range(3):
+        coeff = rng.standard_normal((3, 3)).astype(np.float32)
+        k(img, out, global_size=(w, h), local_size=(7, 3), spec_constants={"coeff_id": coeff})
+        np.testing.assert_allclose(out, _conv_reference(img, coeff), rtol=1e-5, atol=1e-5)
+    nested = [[1.0, 0.0, -1.0], [2.0, 0.0, -2.0], [1.0, 0.0, -1.0]]  # lists work too
+    prog.set_spec_constant("coeff_id", nested)
+    k(img, out, global_size=(w, h), local_size=(8, 4))
+    np.testing.assert_allclose(
+        out, _conv_reference(img, np.array(nested, np.float32)), rtol=1e-5, atol=1e-5
+    )
+
+
+def test_examples_run_with_defaults_through_xmux_run():
+    for name, want in (
+        ("spec_constants", [3.0, 4.0, 5.0, 6.0, 7.0, 8.0]),
+        ("spec_conv3x3", None),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-P", "-c", "import sys; from xmux.cli import run_main; "
+             "sys.exit(run_main())", str(EXAMPLES / f"{name}.mlir")],
+            capture_output=True, text=True, check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        values = [float(v) for v in proc.stdout.split("data =")[1].replace("[", " ").replace(
+            "]", " ").replace(",", " ").split()]
+        if want is None:
+            yy, xx = np.meshgrid(np.arange(20), np.arange(24), indexing="ij")
+            img = ((xx * yy) % 11).astype(np.float32)
+            gauss = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], np.float32) / 16
+            want = _conv_reference(img, gauss).ravel().tolist()
+        np.testing.assert_allclose(values, want, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------------------------------
+# Layouts, padding, orders, nesting
+# ---------------------------------------------------------------------------------------
+
+PADDED = {
+    "cd": (rt.Struct((I8, F64)), (1, 2.5)),
+    "dc": (rt.Struct((F64, I8)), (-3.5, 4)),
+    "cic": (rt.Struct((I8, I32, I8)), (5, -6, 7)),
+    "c": (I8, 9),
+    "after_c": (rt.Struct((F64,)), (0.125,)),  # head padding of 7 bytes before it
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_padded_structs_defaults_set_and_changed(mode):
+    r = Reader(PADDED, mode)
+    consts = r.prog.spec_constants
+    assert [c.offset for c in consts.values()] == [0, 16, 32, 44, 48]
+    assert consts["c"].descriptors == [(7, 0, 1), (rt.PADDING_ID, 1, 3)]  # head padding
+    assert consts["cic"].descriptors == [
+        (4, 0, 1), (rt.PADDING_ID, 1, 3), (5, 4, 4), (6, 8, 1), (rt.PADDING_ID, 9, 3)
+    ]
+    assert consts["cd"].descriptors == [(0, 0, 1), (rt.PADDING_ID, 1, 7), (1, 8, 8)]
+    assert consts["dc"].descriptors == [(2, 0, 8), (3, 8, 1), (rt.PADDING_ID, 9, 7)]
+    r.check({})
+    first = {"cd": (-128, -1e300), "dc": (float("inf"), 127), "cic": (-1, 2**31 - 1, -2)}
+    for sid, v in first.items():
+        r.prog.set_spec_constant(sid, v)
+    r.check(first)
+    second = {"cd": (0, 0.0), "c": -7, "after_c": (3.0,)}
+    r.check({**first, **second}, spec_constants=second)
+    r.prog.set_spec_constant("cic", (0, 0, 0))
+    r.check({**first, "cic": (0, 0, 0)})
+
+
+ORDERED = {
+    "a": (I8, 1),
+    "b": (I8, 2),
+    "c": (I8, 3),
+    "s": (rt.Struct((F32, I32, I8)), (0.5, 6, 7)),
+}
+NEW = {"a": -11, "b": 22, "c": -33, "s": (-1.25, 123456, -8)}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_all_24_orders_of_setting(mode):
+    """Set three char constants and a {float, int, char} struct in every order, launching after
+    each set: exactly the ones set so far read their new values."""
+    r = Reader(ORDERED, mode)
+    for order in itertools.permutations(NEW):
+        prog = r.prog
+        for sid in ORDERED:
+            prog.set_spec_constant(sid, ORDERED[sid][1])
+        done: dict[str, object] = {}
+        for sid in order:
+            prog.set_spec_constant(sid, NEW[sid])
+            done[sid] = NEW[sid]
+            r.check(done)
+    if mode == "native":  # one specialization per distinct subset of set constants, at most
+        assert r.prog._spec.specializations <= 2 ** len(NEW) - 1
+
+
+NESTED = {
+    "flag": (BOOL, True),
+    "h": (F16, 1.5),
+    "big": (I64, -(2**62)),
+    "deep": (
+        rt.Struct((I32, rt.Struct((F32, rt.Array(2, I16))), rt.Vector(3, F32))),
+        (1, (2.0, (3, 4)), (5.0, 6.0, 7.0)),
+    ),
+    "arr": (rt.Array(2, rt.Struct((I8, rt.Vector(2, F64)))), ((1, (2.0, 3.0)), (4, (5.0, 6.0)))),
+    "vec": (rt.Vector(4, I32), (10, 20, 30, 40)),
+    "A": (rt.Struct((I32, rt.Struct((F32, F32)))), (1, (3.0, 4.0))),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nested_composites_vectors_and_small_scalars(mode):
+    r = Reader(NESTED, mode)
+    r.check({})
+    values = {
+        "flag": False,
+        "h": np.float16(-0.333),
+        "big": 2**63 - 1,
+        "deep": (-1, (np.float32(0.1), np.array([-5, 6], np.int16)), np.array([1, 2, 3], "f4")),
+        "arr": [(7, [8.5, -9.5]), (-10, np.array([11.0, 12.0]))],
+        "vec": np.arange(4, dtype=np.int32) - 2,
+        "A": (-4, (np.float32(2.5), 1)),
+    }
+    for sid, v in values.items():
+        r.prog.set_spec_constant(sid, v)
+    r.check({sid: _python(NESTED[sid][0], v) for sid, v in values.items()})
+    raw = rt.encode(NESTED["A"][0], (9, (0.75, -0.5)))  # composites may be given as bytes
+    r.check({**{sid: _python(NESTED[sid][0], v) for sid, v in values.items()},
+             "A": (9, (0.75, -0.5))}, spec_constants={"A": raw})
+
+
+def test_reference_property_sets_and_blob():
+    """The reference's section-3 example: ids {0}, {1,2,3}, {4,5}; the blob is the bytes of
+    [42, 1, 3.0, 4.0, 5.0, 6.0]."""
+    consts = {
+        "id_int": (I32, 42),
+        "id_A": (rt.Struct((I32, rt.Struct((F32, F32)))), (1, (3.0, 4.0))),
+        "id_Nested": (rt.Struct((F32, F32)), (5.0, 6.0)),
+    }
+    for mode in MODES:
+        r = Reader(consts, mode)
+        sets = r.prog.property_sets
+        assert sets[rt.PROPERTY_SET] == {
+            "id_int": [(0, 0, 4)],
+            "id_A": [(1, 0, 4), (2, 4, 4), (3, 8, 4)],
+            "id_Nested": [(4, 0, 4), (5, 4, 4)],
+        }
+        assert sets[rt.DEFAULT_VALUES_SET]["all"] == struct.pack("<iiffff", 42, 1, 3, 4, 5, 6)
+        assert [c.offset for c in r.prog.spec_constants.values()] == [0, 4, 16]
+        assert r.prog.spec_constants_mode == mode
+
+
+# ---------------------------------------------------------------------------------------
+# JIT specialization
+# ---------------------------------------------------------------------------------------
+
+SCALE = """
+spec.specialization_id @scale_default = 2.0 : f32
+spec.specialization_id @unused = 5 : i32
+func.func @scale(%x: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %s = spec.get_scalar "scale", @scale_default : f32
+  %v = memref.load %x[%i] : memref<?xf32>
+  %r = arith.mulf %v, %s : f32
+  memref.store %r, %x[%i] : memref<?xf32>
+  func.return
+}
+func.func @other(%x: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %c0 = arith.constant 0 : index
+  %u = spec.get_scalar "unused", @unused : i32
+  memref.store %u, %x[%c0] : memref<?xi32>
+  func.return
+}
+"""
+
+
+def test_jit_specialization_is_cached_per_value_set():
+    prog = xmux.compile(SCALE, cache=False)
+    k = prog["scale"]
+    x = np.ones(64, np.float32)
+    state = prog._spec
+    k(x, global_size=64)
+    assert state.specializations == 0  # the defaults are the program's own code
+    np.testing.assert_array_equal(x, 2.0)
+    for s, n in ((3.0, 1), (0.5, 2), (3.0, 2), (2.0, 2), (0.5, 2)):
+        x[:] = 1
+        k(x, global_size=64, spec_constants={"scale": s})
+        np.testing.assert_array_equal(x, s)
+        assert state.specializations == n
+    # a constant the kernel does not read: accepted, ignored, no re-specialization
+    x[:] = 1
+    k(x, global_size=64, spec_constants={"unused": 77})
+    np.testing.assert_array_equal(x, 2.0)
+    assert state.specializations == 2
+    prog.set_spec_constant("unused", 77)
+    out = np.zeros(1, np.int32)
+    prog["other"](out, global_size=1)
+    assert out[0] == 77
+
+
+def test_jit_specialization_folds_the_values():
+    prog = xmux.compile(SCALE, cache=False)
+    table = prog._spec.table
+    buf = table.buffer_bytes({"scale": table.encode_value("scale", 0.375)})
+    text = table.specialize(buf)
+    assert '@"xmux.spec_constant.0" = internal constant float 0x3FD8000000000000' in text
+    opt = jit.optimized_ir(text)
+    assert "xmux.spec_constant" not in opt  # the global is gone: its loads were folded
+    assert "3.750000e-01" in opt  # the multiplier is a literal
+
+
+def test_jit_specialization_through_the_disk_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    first = xmux.compile(SCALE)
+    x = np.ones(8, np.float32)
+    first["scale"](x, global_size=8, spec_constants={"scale": 4.0})
+    jit.clear_memory_cache()
+    rt._tables.clear()
+    compiled = jit.cache_stats["compiled"]
+    again = xmux.compile(SCALE)  # object and table from disk: no xDSL, no LLVM
+    assert again.llvm_ir is None
+    assert again.spec_constants["scale"].descriptors == [(0, 0, 4)]
+    x[:] = 1
+    again["scale"](x, global_size=8, spec_constants={"scale": 4.0})  # specialization cached too
+    np.testing.assert_array_equal(x, 4.0)
+    assert jit.cache_stats["compiled"] == compiled
+    x[:] = 1
+    again["scale"](x, global_size=8, spec_constants={"scale": -1.0})
+    np.testing.assert_array_equal(x, -1.0)
+    assert jit.cache_stats["compiled"] == compiled + 1
+
+
+# ---------------------------------------------------------------------------------------
+# Emulated mode specifics
+# ---------------------------------------------------------------------------------------
+
+
+def test_emulated_buffer_is_a_hidden_trailing_argument():
+    prog = xmux.compile(SCALE, spec_constants="emulated", cache=False)
+    k = prog["scale"]
+    assert [a.name for a in k.info.args] == ["x"]  # the user's signature
+    assert prog._spec.table.kernels["scale"].buffer_arg
+    assert prog._spec.table.kernels["other"].buffer_arg
+    with pytest.raises(XmuxError, match=r"kernel 'scale' takes 1 arguments \(x\), got 2"):
+        k(np.ones(4, np.float32), np.ones(4, np.float32), global_size=4)
+    x = np.ones(4, np.float32)
+    k(x, global_size=4, spec_constants={"scale": -2.0})
+    np.testing.assert_array_equal(x, -2.0)
+    assert prog._spec.specializations == 0  # one compiled kernel for every value set
+
+
+# ---------------------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bad_prog():
+    consts = {
+        "n": (I32, 1),
+        "f": (F32, 1.0),
+        "s": (rt.Struct((I8, F64)), (1, 2.0)),
+        "a": (rt.Array(3, rt.Array(2, F32)), ((1, 2), (3, 4), (5, 6))),
+        "v": (rt.Vector(2, I16), (1, 2)),
+        "b": (BOOL, False),
+    }
+    return Reader(consts, "native")
+
+
+BAD_VALUES = [
+    ("n", "7", r"'n' \(i32\): expected an integer \(i32\), got str '7'"),
+    ("n", 1.5, r"'n' \(i32\): expected an integer \(i32\), got float 1.5"),
+    ("n", 2**40, r"'n' \(i32\): 1099511627776 does not fit in i32"),
+    ("n", True, r"'n' \(i32\): expected an integer \(i32\), got bool True"),
+    ("f", None, r"'f' \(f32\): expected a float \(f32\), got NoneType None"),
+    ("b", 2, r"'b' \(i1\): expected a bool \(i1\), got int 2"),
+    ("s", 5, r"'s' \(!llvm.struct<\(i8, f64\)>\): expected a tuple/list or numpy structured "
+     r"scalar with 2 fields"),
+    ("s", (1, 2.0, 3), r"has 2 fields, got a value with 3"),
+    ("s", (1, "x"), r"'s' \(!llvm.struct<\(i8, f64\)>\).1: expected a float \(f64\), got str"),
+    ("s", {"x": 1}, r"expected a tuple/list or numpy structured scalar"),
+    ("a", np.zeros((2, 3), np.float32), r"expected shape \(3, 2\) for !llvm.array<3 x "
+     r"!llvm.array<2 x f32>>, got \(2, 3\)"),
+    ("a", [[1, 2], [3, 4]], r"has 3 elements, got a value with 2"),
+    ("a", [[1, 2], [3, 4], [5]], r"\[2\]: !llvm.array<2 x f32> has 2 elements, got a value with 1"),
+    ("a", np.array([["a", "b"]] * 3), r"expected numbers for .* got dtype <U1"),
+    ("v", [1, 2, 3], r"vector<2xi16> has 2 elements, got a value with 3"),
+    ("v", np.array([1.0, 2.0]), r"expected integers for vector<2xi16>, got dtype float64"),
+    ("v", np.array([1, 70000]), r"values out of range for i16"),
+    ("v", b"\x01\x02\x03", r"3 bytes given for vector<2xi16>, which is 4 bytes"),
+]
+
+
+@pytest.mark.parametrize("sid,value,message", BAD_VALUES)
+def test_bad_values_are_clear_errors(bad_prog, sid, value, message):
+    with pytest.raises(XmuxError, match=message):
+        bad_prog.prog.set_spec_constant(sid, value)
+    with pytest.raises(XmuxError, match=message):
+        bad_prog.run(spec_constants={sid: value})
+
+
+def test_unknown_ids_and_misuse(bad_prog):
+    prog = bad_prog.prog
+    known = r"\(this program has: 'n', 'f', 's', 'a', 'v', 'b'\)"
+    with pytest.raises(XmuxError, match=r"unknown specialization constant 'nope' " + known):
+        prog.set_spec_constant("nope", 1)
+    with pytest.raises(XmuxError, match=r"unknown specialization constant 'nope'"):
+        bad_prog.run(spec_constants={"nope": 1})
+    with pytest.raises(XmuxError, match=r"unknown specialization constant 3"):
+        bad_prog.run(spec_constants={3: 1})
+    with pytest.raises(XmuxError, match=r"spec_constants= takes a dict"):
+        bad_prog.run(spec_constants=[("n", 1)])
+    with pytest.raises(XmuxError, match=r"unknown specialization constant 'nope'"):
+        prog.get_spec_constant("nope")
+    bad_prog.check({})  # nothing above changed a value
+
+
+def test_program_without_constants_rejects_values():
+    src = (EXAMPLES / "vecadd.mlir").read_text()
+    prog = xmux.compile(src)
+    assert prog.spec_constants == {} and prog.spec_constants_mode is None
+    a = np.ones(4, np.float32)
+    with pytest.raises(XmuxError, match=r"kernel 'vecadd': unknown specialization constant\(s\) "
+                       r"'x' \(this program has none\)"):
+        prog["vecadd"](a, a, a, global_size=4, spec_constants={"x": 1})
+    with pytest.raises(XmuxError, match=r"set_spec_constant: unknown specialization "
+                       r"constant\(s\) 'x' \(this program has none\)"):
+        prog.set_spec_constant("x", 1)
+
+
+def test_bad_mode_and_marker_errors():
+    with pytest.raises(XmuxError, match=r"spec_constants must be one of \('native', 'emulated'\)"):
+        xmux.compile(SCALE, spec_constants="spirv")
+    bad = SCALE.replace('spec.get_scalar "unused", @unused : i32',
+                        'spec.get_scalar "scale", @unused : i32')
+    with pytest.raises(XmuxError, match=r'spec.get_scalar "scale": read as i32 here but as f32'):
+        xmux.compile(bad, cache=False)
