@@ -223,6 +223,9 @@ class Fission:
         self.private_allocas: set[SSAValue] = set()
         self._remat: dict[SSAValue, int | None] = {}
         self._array_keys: dict[SSAValue, tuple[Operation, int, int]] = {}
+        self._early: dict[SSAValue, list[SSAValue]] = {}
+        self._early_pairs: set[tuple[SSAValue, SSAValue]] = set()
+        self._early_uses: set[tuple[Operation, int]] = set()
         self._private_types: dict[SSAValue, tuple[MemRefType, int]] = {}
         self.wi_loops: list[Operation] = []
         """Outermost loops of the nests created (for clients that post-process them)."""
@@ -351,6 +354,8 @@ class Fission:
         # Per-work-item storage for lifted iteration values that vary.
         for op in self.lifted:
             self._lifted_storage(op)
+        for op in self.lifted:
+            self._plan_early_stores(op)
         # Values used across segments, private allocations.
         for block, ops in levels:
             for op in ops:
@@ -392,6 +397,87 @@ class Fission:
                 key = (2, v.index)  # if result, while after arg / result
             self._array_keys[v] = (op, *key)
 
+    def _region_pairs(
+        self, op: Operation
+    ) -> list[tuple[Block, list[tuple[int, SSAValue, SSAValue]]]]:
+        """(block, [(terminator operand index, value at the block's end, iteration value it
+        becomes)]) for each region of a lifted op."""
+        out: list[tuple[Block, list[tuple[int, SSAValue, SSAValue]]]] = []
+        if isinstance(op, scf.ForOp):
+            b = op.body.block
+            term = b.last_op
+            assert term is not None
+            out.append((b, [(i, v, b.args[i + 1]) for i, v in enumerate(term.operands)]))
+        elif isinstance(op, scf.IfOp):
+            for r in op.regions:
+                if r.blocks:
+                    term = r.block.last_op
+                    assert term is not None
+                    out.append(
+                        (r.block, [(i, v, op.results[i]) for i, v in enumerate(term.operands)])
+                    )
+        else:
+            assert isinstance(op, scf.WhileOp)
+            before, after = op.before_region.block, op.after_region.block
+            cond, yld = before.last_op, after.last_op
+            assert isinstance(cond, scf.ConditionOp) and yld is not None
+            out.append((before, [(j + 1, v, after.args[j]) for j, v in enumerate(cond.args)]))
+            out.append((after, [(i, v, before.args[i]) for i, v in enumerate(yld.operands)]))
+        return out
+
+    def _plan_early_stores(self, op: Operation) -> None:
+        """A value that ends an iteration and is computed in an earlier segment is stored
+        into its iteration array when that segment ends (instead of in an extra loop at the
+        end), provided nothing after that segment still reads the old value."""
+        for block, pairs in self._region_pairs(op):
+            last = self.last_index[block]
+            for index, src, dst in pairs:
+                owner = src.owner
+                if (
+                    dst not in self._array_keys
+                    or not isinstance(owner, Operation)
+                    or owner.parent_block() is not block
+                    or owner in self.hoisted
+                    or self.seg_index.get(owner, last) >= last
+                ):
+                    continue
+                mine = self.seg_index[owner]
+                later = False
+                for use in dst.uses:
+                    anc = ancestor_in(use.operation, block)
+                    if anc is None:
+                        continue  # used outside this block (after the lifted op)
+                    idx = self.seg_index.get(anc)
+                    split = anc in self.lifted or is_control_barrier(anc)
+                    if idx is None or (idx >= mine if split else idx > mine):
+                        later = True
+                        break
+                if not later:
+                    self._early.setdefault(src, []).append(dst)
+                    self._early_pairs.add((src, dst))
+                    self._early_uses.add((block.last_op, index))  # type: ignore[arg-type]
+        # initial values computed in an earlier segment of the op's own block
+        if isinstance(op, scf.ForOp):
+            inits = [(i + 3, v, op.body.block.args[i + 1]) for i, v in enumerate(op.iter_args)]
+        elif isinstance(op, scf.WhileOp):
+            before = op.before_region.block
+            inits = [(i, v, before.args[i]) for i, v in enumerate(op.arguments)]
+        else:
+            inits = []
+        for index, src, dst in inits:
+            owner = src.owner
+            if (
+                dst in self._array_keys
+                and isinstance(owner, Operation)
+                and owner.parent_block() is op.parent_block()
+                and owner not in self.hoisted
+                and owner in self.seg_index
+                and self.seg_index[owner] < self.seg_index[op]
+            ):
+                self._early.setdefault(src, []).append(dst)
+                self._early_pairs.add((src, dst))
+                self._early_uses.add((op, index))
+
     @staticmethod
     def _forwarded_before_arg(op: Operation, v: SSAValue) -> BlockArgument | None:
         """For a while's after arg or result: the before arg its condition forwards as is."""
@@ -430,7 +516,7 @@ class Fission:
                 "integers and floats with the identity layout can be kept per work-item"
             )
         self.private_allocas.add(v)
-        self._private_types[v] = (t, (nbytes + 63) // 64 * 64)
+        self._private_types[v] = (t, (nbytes + 15) // 16 * 16)
 
     def _allocate(self) -> None:
         """Create the per-group storage the analysis asked for."""
@@ -465,9 +551,13 @@ class Fission:
             if anc is None:
                 return True
             if anc is block.last_op:
+                if (anc, use.index) in self._early_uses:
+                    continue  # stored into its iteration array where it is defined
                 if mine != self.last_index[block]:
                     return True
             elif anc in self.lifted:
+                if user is anc and (anc, use.index) in self._early_uses:
+                    continue
                 if user is not anc or self.seg_index[anc] != mine:
                     return True
             elif self.seg_index.get(anc, -1) != mine:
@@ -529,6 +619,12 @@ class Fission:
                 arr = self.slots[v]
                 Rewriter.insert_op(
                     memref.StoreOp.get(seg.mapping[v], arr, [seg.nest.lin]), seg.nest.ip
+                )
+        for v in seg.defined:
+            for dst in self._early.get(v, ()):
+                Rewriter.insert_op(
+                    memref.StoreOp.get(seg.mapping[v], self.slots[dst], [seg.nest.lin]),
+                    seg.nest.ip,
                 )
         for v in seg.defined:
             if v in self.uniformize:
@@ -595,6 +691,8 @@ class Fission:
                     self.env[old] = new
             elif op.results and op.results[0] in self.private_allocas:
                 continue  # each use takes its work-item's slice
+            elif self._sinkable(op):
+                continue  # re-computed where used
             elif any(op is a for a in self.shared_allocas):
                 continue
             else:
@@ -608,6 +706,16 @@ class Fission:
                     seg.defined.append(old)
         return seg
 
+    def _sinkable(self, op: Operation) -> bool:
+        """Pure ops with re-computable results are emitted where they are used (possibly
+        several times): an id or a cast never opens a loop of its own or gets stored."""
+        return (
+            bool(op.results)
+            and is_pure(op)
+            and all(self._remat_cost(r) is not None for r in op.results)
+            and not any(r in self.uniformize for r in op.results)
+        )
+
     def _store_into(
         self, seg: _Segment | None, ip: InsertPoint, pairs: list[tuple[SSAValue, SSAValue]]
     ) -> _Segment | None:
@@ -616,7 +724,9 @@ class Fission:
         pairs = [
             (src, dst)
             for src, dst in pairs
-            if dst in self.slots and self.slots.get(src) is not self.slots[dst]
+            if dst in self.slots
+            and self.slots.get(src) is not self.slots[dst]
+            and (src, dst) not in self._early_pairs
         ]
         if not pairs:
             return seg
@@ -634,6 +744,7 @@ class Fission:
         for a in old.args:
             if self.is_wg(a):
                 self.env[a] = next(it)
+                self.env[a].name_hint = a.name_hint
         for a in old.args:
             if a in self.uniformize:
                 load = memref.LoadOp.get(self.slots[a], [self.f.zero()])
@@ -1002,7 +1113,22 @@ class Dispatch:
             name, (list(entry.arg_types), [i32]), region, visibility="private"
         )
         Rewriter.insert_op(self.fn, InsertPoint.after(kernel))
+        self._globals_as_args(region, entry)
         self._live_values(region, entry, DominanceInfo(region), len(inputs))
+
+    def _globals_as_args(self, region: Region, entry: Block) -> None:
+        """Module globals (work-group local memory above all) are fetched by the kernel and
+        passed in: the region function stays free of ``memref.get_global``."""
+        args: dict[str, SSAValue] = {}
+        for op in list(region.walk()):
+            if not isinstance(op, memref.GetGlobalOp):
+                continue
+            name = op.name_.root_reference.data
+            if name not in args:
+                args[name] = self._add_arg(entry, "global:" + name, op.memref.type)
+                args[name].name_hint = name
+            op.memref.replace_all_uses_with(args[name])
+            Rewriter.erase_op(op)
 
     def _add_arg(self, entry: Block, kind: str, t: Attribute, private=None, stride=0):
         arg = entry.insert_arg(t, len(entry.args))
@@ -1072,7 +1198,7 @@ class Dispatch:
                         "a barrier; only static allocations of integers and floats with the "
                         "identity layout can be kept per work-item"
                     )
-                stride = (nbytes + 63) // 64 * 64
+                stride = (nbytes + 15) // 16 * 16
                 buf_t = MemRefType(i8, [DYNAMIC_INDEX], memory_space=t.memory_space)
                 buf = self._add_arg(entry, "private", buf_t, t, stride)
                 c = arith.ConstantOp.from_int_and_width(stride, IndexType())
@@ -1122,7 +1248,11 @@ class Dispatch:
         args = list(kernel.body.block.args)
         extras: list[SSAValue] = []
         for kind, t, private, stride in self.storage:
-            if kind == "slot":
+            if kind.startswith("global:"):
+                get = memref.GetGlobalOp(kind.split(":", 1)[1], t)
+                factory.insert_storage([get])
+                extras.append(get.memref)
+            elif kind == "slot":
                 assert isinstance(t, MemRefType)
                 extras.append(factory.new_array(t.element_type))
             else:

@@ -1,7 +1,7 @@
 // RUN: xmux-opt %s -p 'work-item-loops,work-item-loop-interchange' | filecheck %s
 
 // A uniform reduction loop moves out of the work-item loop; its accumulator lives in a
-// per-work-item array; cheap id computations are re-computed in each loop.
+// per-work-item array; cheap id computations are re-computed in each loop (where used).
 func.func @dot(%n: index, %a: memref<?x?xf32>, %b: memref<?xf32>, %out: memref<?xf32>)
     attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 1, 1>} {
   %i = mux.get_global_id 0 : index
@@ -24,7 +24,6 @@ func.func @dot(%n: index, %a: memref<?x?xf32>, %b: memref<?xf32>, %out: memref<?
 // CHECK-NEXT:   %[[ACC:.*]] = memref.alloca(%[[LEN]]) {mux.per_work_item, alignment = 64 : i64} : memref<?xf32>
 // CHECK:        scf.for %[[X0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:     mux.set_local_id 0, %[[X0]] : index
-// CHECK-NEXT:     %{{.*}} = mux.get_global_id 0 : index
 // CHECK-NEXT:     memref.store %zero, %[[ACC]][%[[X0]]] : memref<?xf32>
 // CHECK-NEXT:   } {mux.work_item_loop}
 // CHECK-NEXT:   scf.for %[[K:.*]] = %{{.*}} to %n step %{{.*}} {
