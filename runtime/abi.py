@@ -78,7 +78,7 @@ def packed_args_ctype(layout: tuple[tuple[str, str, int], ...]) -> type[ctypes.S
 def layout_of(kernel: attrs.KernelInfo) -> tuple[tuple[str, str, int], ...]:
     out = []
     for a in kernel.args:
-        if a.kind == "memref":
+        if a.kind in ("memref", "local"):
             out.append((a.name, "memref", len(a.shape or [])))
         else:
             out.append((a.name, a.dtype, 0))
@@ -94,6 +94,19 @@ def fill_descriptor(desc: ctypes.Structure, array: np.ndarray) -> None:
     for d in range(array.ndim):
         desc.sizes[d] = array.shape[d]
         desc.strides[d] = array.strides[d] // item
+
+
+def fill_local_descriptor(desc: ctypes.Structure, shape: list[int]) -> None:
+    """A local-memory argument: the shape only (contiguous); the entry hook allocates the
+    buffer of each slice and fills in the pointers."""
+    desc.allocated = None
+    desc.aligned = None
+    desc.offset = 0
+    stride = 1
+    for d in reversed(range(len(shape))):
+        desc.sizes[d] = shape[d]
+        desc.strides[d] = stride
+        stride *= shape[d]
 
 
 def schedule_info(

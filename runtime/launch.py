@@ -16,6 +16,7 @@ import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -73,6 +74,8 @@ class NDRange:
         global_offset: Sequence[int] | int | None,
         reqd: Sequence[int] | None,
         max_work_dim: int | None = None,
+        *,
+        max_work_group_size: int | None = None,
     ) -> None:
         g = _dims(name, "global_size", global_size, 1)
         if not g:
@@ -101,6 +104,12 @@ class NDRange:
         if any(lv > gv for lv, gv in zip(loc, g, strict=True)):
             raise LaunchError(
                 f"kernel '{name}': local_size {list(loc)} is larger than global_size {list(g)}"
+            )
+        if max_work_group_size is not None and math.prod(loc) > max_work_group_size:
+            raise LaunchError(
+                f"kernel '{name}': local_size {list(loc)} has {math.prod(loc)} work-items; "
+                f"its work-group collectives support at most {max_work_group_size} without a "
+                "reqd_work_group_size"
             )
         if reqd is not None:
             want = tuple(reqd)
@@ -185,6 +194,61 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
     raise LaunchError(f"{where}: unsupported scalar type {info.dtype}")
 
 
+#: bytes of local memory arguments per work-group (the entry hook allocates them on the stack
+#: of the thread running a slice, once per slice)
+LOCAL_MEMORY_LIMIT = 1 << 20
+
+
+@dataclass(frozen=True)
+class LocalMemory:
+    """A work-group local memory argument: ``nbytes`` bytes per work-group execution.
+
+    Pass it for a kernel argument of memref type in memory space 3
+    (``%tile: memref<?xf32, 3>``). Each work-group gets its own uninitialised buffer (allocated
+    once per slice of work-groups and reused by the groups that slice runs); the one dynamic
+    dimension, if any, is ``nbytes`` divided by the size of the others. A static shape needs no
+    size (``LocalMemory()``); a size given must match it.
+    """
+
+    nbytes: int | None = None
+
+
+def _itemsize(info: ArgInfo) -> int:
+    return np.dtype(info.dtype).itemsize
+
+
+def _local_shape(kernel: str, pos: int, info: ArgInfo, value: object) -> list[int]:
+    where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
+    shape = list(info.shape or [])
+    if not isinstance(value, LocalMemory):
+        dims = ", ".join("?" if d is None else str(d) for d in shape)
+        raise LaunchError(
+            f"{where} is work-group local memory ({info.dtype}, shape [{dims}]): "
+            f"pass xmux.LocalMemory(nbytes), got {type(value).__name__}"
+        )
+    nbytes = value.nbytes
+    if nbytes is not None and (
+        isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 1
+    ):
+        raise LaunchError(f"{where}: LocalMemory needs a positive number of bytes, got {nbytes!r}")
+    static = math.prod(d for d in shape if d is not None) * _itemsize(info)
+    if None not in shape:
+        if nbytes is not None and nbytes != static:
+            raise LaunchError(
+                f"{where}: its shape {shape} of {info.dtype} takes {static} bytes, "
+                f"LocalMemory asks for {nbytes}"
+            )
+        return shape
+    if nbytes is None:
+        raise LaunchError(f"{where}: its shape {shape} is dynamic; pass LocalMemory(nbytes)")
+    if nbytes % static:
+        raise LaunchError(
+            f"{where}: {nbytes} bytes is not a multiple of {static} bytes "
+            f"({info.dtype}, static dimensions {[d for d in shape if d is not None]})"
+        )
+    return [int(nbytes) // static if d is None else d for d in shape]
+
+
 class PackedArgs:
     """The packed-argument struct for one launch, keeping the arrays it points to alive."""
 
@@ -198,6 +262,7 @@ class PackedArgs:
         layout = abi.layout_of(kernel)
         self.struct = abi.packed_args_ctype(layout)()
         self.keepalive: list[object] = []
+        local_bytes = 0
         for i, (info, value) in enumerate(zip(kernel.args, args, strict=True)):
             if info.kind == "memref":
                 arr = _check_array(kernel.name, i, info, value)
@@ -205,11 +270,21 @@ class PackedArgs:
                 abi.fill_descriptor(getattr(self.struct, f"a{i}"), arr)
             elif info.kind == "scalar":
                 setattr(self.struct, f"a{i}", _check_scalar(kernel.name, i, info, value))
+            elif info.kind == "local":
+                shape = _local_shape(kernel.name, i, info, value)
+                local_bytes += math.prod(shape) * _itemsize(info)
+                abi.fill_local_descriptor(getattr(self.struct, f"a{i}"), shape)
             else:
                 raise LaunchError(
                     f"kernel '{kernel.name}' argument {i} ('{info.name}'): {info.kind} arguments "
                     "are not supported by this pipeline yet"
                 )
+
+        if local_bytes > LOCAL_MEMORY_LIMIT:
+            raise LaunchError(
+                f"kernel '{kernel.name}': local memory arguments take {local_bytes} bytes per "
+                f"work-group, more than the {LOCAL_MEMORY_LIMIT} bytes available"
+            )
 
     @property
     def address(self) -> int:

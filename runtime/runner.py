@@ -89,6 +89,7 @@ class HostProgram:
                 [off[d] for d in range(dim)],
                 info.reqd_work_group_size,
                 info.max_work_dim,
+                max_work_group_size=info.max_work_group_size,
             )
             t0 = time.perf_counter()
             launch.run_ndrange(self._entries[name], packed, nd, self.threads)

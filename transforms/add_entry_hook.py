@@ -20,6 +20,15 @@ The hook:
    OpenCL 2.0 non-uniform remainder group); both stored in the work-group info, then the
    wrapper is called.
 
+**Local-memory arguments** (kernel arguments of memref type in memory space 3): the launcher
+passes only their shape (a descriptor with null pointers). The hook copies the packed
+arguments into an ``alloca`` once, ``llvm.alloca``s each local argument's buffer
+(size · element size bytes, 64-byte aligned; static dimensions as constants) and rewrites
+its descriptor there (pointers, offset 0, contiguous strides); the wrapper gets the copy. So
+every slice, i.e. every thread, has its own buffers, reused by the groups it runs one after
+another: one buffer per work-group execution. ``build_entry_hook`` needs the kernel's argument
+types for this (the pass finds the kernel through ``mux.orig_fn``).
+
 The group loop is a plain ``scf.for`` (not a work-item loop). The hook becomes the entry point
 (``mux.kernel = "entry_point"``, ``mux.base_name``, ``mux.orig_fn`` = the original kernel, the
 kernel attributes copied over), so the lowering keeps it exported; the wrapper becomes a
@@ -51,21 +60,33 @@ After::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, i8, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs
 from xmux.errors import XmuxError
-from xmux.transforms.add_kernel_wrapper import PTR, WRAPPER_SUFFIX, copy_kernel_attrs
+from xmux.transforms.add_kernel_wrapper import (
+    PTR,
+    WRAPPER_SUFFIX,
+    copy_kernel_attrs,
+    kernel_arg_types,
+    packed_struct_type,
+)
+from xmux.transforms.replace_local_module_scope_variables import (
+    element_storage,
+    is_local_memref,
+)
 
 ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
 INDEX = IndexType()
+LOCAL_ARG_ALIGN = 64
 
 
 class _Emitter:
@@ -105,7 +126,50 @@ def kernel_name(wrapper: func.FuncOp) -> str:
     return name.removesuffix(WRAPPER_SUFFIX)
 
 
-def build_entry_hook(wrapper: func.FuncOp) -> func.FuncOp:
+def _local_arg_copy(
+    e: _Emitter, packed: SSAValue, arg_types: Sequence[Attribute]
+) -> SSAValue:
+    """A copy of the packed arguments whose local-memory descriptors point to buffers of
+    this slice (dynamic ``llvm.alloca``s, once per hook call), contiguous, offset 0."""
+    struct = packed_struct_type(arg_types)
+    one = e.const(1)
+    copy = _named(e(llvm.AllocaOp(one, struct, alignment=16)), "packed_local")
+    e(llvm.StoreOp(e(llvm.LoadOp(packed, struct)), copy))
+    for i, t in enumerate(arg_types):
+        if not is_local_memref(t):
+            continue
+        assert isinstance(t, MemRefType)
+
+        def field(*path: int, i: int = i) -> SSAValue:
+            return e(llvm.GEPOp(copy, [0, i, *path], struct, inbounds=True))
+
+        _, esize, _ = element_storage(t.element_type)
+        sizes = [
+            e(llvm.LoadOp(field(3, d), i64)) if n < 0 else e.const(n)
+            for d, n in enumerate(t.get_shape())
+        ]
+        nbytes = e.const(esize)
+        for n in sizes:
+            nbytes = e(arith.MuliOp(nbytes, n))
+        buf = _named(e(llvm.AllocaOp(nbytes, i8, alignment=LOCAL_ARG_ALIGN)), f"local_arg{i}")
+        e(llvm.StoreOp(buf, field(0)))
+        e(llvm.StoreOp(buf, field(1)))
+        e(llvm.StoreOp(e.const(0), field(2)))
+        stride = one
+        for d in reversed(range(len(sizes))):
+            e(llvm.StoreOp(stride, field(4, d)))
+            e(llvm.StoreOp(sizes[d], field(3, d)))
+            if d:
+                stride = e(arith.MuliOp(stride, sizes[d]))
+    return copy
+
+
+def build_entry_hook(
+    wrapper: func.FuncOp, arg_types: Sequence[Attribute] | None = None
+) -> func.FuncOp:
+    """The hook of ``wrapper``; ``arg_types`` (the kernel's, without the scheduling
+    pointers) are needed only to give local-memory arguments their buffers."""
+
     wname = wrapper.sym_name.data
     inputs = list(wrapper.function_type.inputs.data)
     if inputs != [PTR] * 4 or wrapper.function_type.outputs.data:
@@ -124,6 +188,8 @@ def build_entry_hook(wrapper: func.FuncOp) -> func.FuncOp:
     one = e.const(1)
     wi = _named(e(llvm.AllocaOp(one, wi_t, alignment=8)), "wi_info")
     wg = _named(e(llvm.AllocaOp(one, wg_t, alignment=8)), "wg_info")
+    if arg_types is not None and any(is_local_memref(t) for t in arg_types):
+        packed = _local_arg_copy(e, packed, arg_types)
 
     gsize = [
         _named(e.load_field(sched, sched_t, attrs.SCHED_GLOBAL_SIZE + d), f"global_size{d}")
@@ -198,10 +264,13 @@ class AddEntryHook(ModulePass):
     name = "add-entry-hook"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        symbols = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
         for wrapper in attrs.entry_points(op):
             if wrapper.sym_name.data.endswith(ENTRY_HOOK_SUFFIX):
                 continue  # already a hook
-            hook = build_entry_hook(wrapper)
+            kernel = symbols.get(kernel_name(wrapper))
+            arg_types = kernel_arg_types(kernel) if kernel is not None else None
+            hook = build_entry_hook(wrapper, arg_types)
             Rewriter.insert_op(hook, InsertPoint.after(wrapper))
             attrs.set_kernel(wrapper, False)
 

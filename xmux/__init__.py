@@ -9,5 +9,14 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 
 from xmux.api import Kernel, Program, compile
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
+from xmux.runtime.launch import LocalMemory
 
-__all__ = ["Kernel", "LaunchError", "NotSupportedError", "Program", "XmuxError", "compile"]
+__all__ = [
+    "Kernel",
+    "LaunchError",
+    "LocalMemory",
+    "NotSupportedError",
+    "Program",
+    "XmuxError",
+    "compile",
+]

@@ -78,6 +78,8 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
         StridedLayoutAttr,
     )
 
+    from xmux.transforms.replace_local_module_scope_variables import is_local_memref
+
     name = arg.name_hint or f"arg{index}"
     t = arg.type
 
@@ -108,6 +110,17 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
     if isinstance(t, MemRefType):
         shape = [None if s < 0 else int(s) for s in t.get_shape()]
         strided = isinstance(t.layout, StridedLayoutAttr) and not isinstance(t.layout, NoneAttr)
+        if is_local_memref(t):
+            # work-group local buffer: allocated per work-group execution, sized at launch
+            where = f"kernel '{kernel}' argument {index} ('{name}'): local memory {t}"
+            if not isinstance(t.layout, NoneAttr):
+                raise NotSupportedError(f"{where} must have an identity layout")
+            if shape.count(None) > 1:
+                raise NotSupportedError(
+                    f"{where} may have one dynamic dimension at most (its size comes from "
+                    "the byte size given at launch)"
+                )
+            return ArgInfo(name, "local", dtype_of(t.element_type), shape)
         return ArgInfo(name, "memref", dtype_of(t.element_type), shape, strided)
     return ArgInfo(name, "scalar", dtype_of(t))
 
@@ -115,12 +128,20 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
 def kernel_infos(module) -> list[KernelInfo]:
     """Launch metadata of the module's entry-point kernels (before scheduling)."""
     from xmux.dialects import attrs
+    from xmux.transforms.lower_work_group_collectives import (
+        MAX_WORK_GROUP_SIZE,
+        uses_work_group_collectives,
+    )
 
     infos = []
     for f in attrs.entry_points(module):
         name = f.sym_name.data
         args = [_arg_info(name, i, a) for i, a in enumerate(f.body.blocks[0].args)]
         reqd = attrs.get_reqd_work_group_size(f)
+        # collectives' scratch storage is sized for a maximum unless the size is required
+        max_wg = None
+        if reqd is None and uses_work_group_collectives(module, f):
+            max_wg = MAX_WORK_GROUP_SIZE
         infos.append(
             KernelInfo(
                 name=name,
@@ -128,6 +149,7 @@ def kernel_infos(module) -> list[KernelInfo]:
                 args=args,
                 reqd_work_group_size=list(reqd) if reqd else None,
                 max_work_dim=attrs.get_max_work_dim(f),
+                max_work_group_size=max_wg,
             )
         )
     return infos
@@ -204,6 +226,7 @@ class Kernel:
             global_offset,
             info.reqd_work_group_size,
             info.max_work_dim,
+            max_work_group_size=info.max_work_group_size,
         )
         if extra:
             if len(args) != len(info.args):

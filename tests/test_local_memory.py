@@ -1,0 +1,172 @@
+"""Work-group local memory: local-memory kernel arguments (``xmux.LocalMemory``), their sizes
+and errors, and the work-group size limit of kernels with work-group collectives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xmux
+from xmux import api
+from xmux.errors import LaunchError, NotSupportedError
+from xmux.runtime import launch
+from xmux.transforms.lower_work_group_collectives import MAX_WORK_GROUP_SIZE
+
+# Each work-item writes 2·a[i] to tmp[lid, 3], reads it back into o[i], and records the
+# buffer's dynamic size (memref.dim) and the buffer address seen by its group.
+ECHO = """
+func.func @echo(%a: memref<?xf32>, %tmp: memref<?x4xf32, 3>, %o: memref<?xf32>,
+                %d: memref<?xindex>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %l = mux.get_local_id 0 : index
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %x = memref.load %a[%i] : memref<?xf32>
+  %y = arith.addf %x, %x : f32
+  memref.store %y, %tmp[%l, %c3] : memref<?x4xf32, 3>
+  %z = memref.load %tmp[%l, %c3] : memref<?x4xf32, 3>
+  memref.store %z, %o[%i] : memref<?xf32>
+  %n = memref.dim %tmp, %c0 : memref<?x4xf32, 3>
+  memref.store %n, %d[%i] : memref<?xindex>
+  func.return
+}
+"""
+
+# Static local shape; one work-item per group: tmp[0] = group id, then (no barrier needed for a
+# single work-item) read back after some arithmetic. Buffers shared between concurrently
+# running groups would mix ids.
+STATIC = """
+func.func @static(%tmp: memref<16xi64, 3>, %o: memref<?xi64>)
+    attributes {mux.kernel = "entry_point"} {
+  %g = mux.get_group_id 0 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %gi = arith.index_cast %g : index to i64
+  scf.for %k = %c0 to %c16 step %c1 {
+    %ki = arith.index_cast %k : index to i64
+    %v = arith.addi %gi, %ki : i64
+    memref.store %v, %tmp[%k] : memref<16xi64, 3>
+  }
+  %s = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %gi) -> (i64) {
+    %v = memref.load %tmp[%k] : memref<16xi64, 3>
+    %t = arith.addi %acc, %v : i64
+    scf.yield %t : i64
+  }
+  memref.store %s, %o[%g] : memref<?xi64>
+  func.return
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def echo():
+    return xmux.compile(ECHO, cache=False).kernel("echo")
+
+
+def test_local_argument_metadata(echo):
+    info = echo.info.args[1]
+    assert (info.kind, info.dtype, info.shape) == ("local", "float32", [None, 4])
+
+
+@pytest.mark.parametrize("n,local,rows", [(4096, 64, 64), (1000, 8, 8), (13, 13, 100), (7, 1, 1)])
+def test_local_argument_shape_and_data(echo, n, local, rows):
+    a = np.arange(n, dtype=np.float32) - 3
+    o = np.zeros_like(a)
+    d = np.zeros(n, np.int64)
+    echo(a, xmux.LocalMemory(rows * 16), o, d, global_size=n, local_size=local)
+    np.testing.assert_array_equal(o, 2 * a)
+    assert set(d.tolist()) == {rows}
+
+
+def test_static_local_argument_per_group():
+    k = xmux.compile(STATIC, cache=False).kernel("static")
+    groups = 5000
+    o = np.zeros(groups, np.int64)
+    g = np.arange(groups, dtype=np.int64)
+    want = g + 16 * g + 120
+    for mem in (xmux.LocalMemory(), xmux.LocalMemory(128)):
+        o[:] = 0
+        k(mem, o, global_size=groups, local_size=1, threads=2)
+        np.testing.assert_array_equal(o, want)
+
+
+@pytest.mark.parametrize(
+    "value,match",
+    [
+        (64, r"argument 1 \('tmp'\) is work-group local memory \(float32, shape \[\?, 4\]\): "
+             r"pass xmux.LocalMemory\(nbytes\), got int"),
+        (np.zeros(16, np.float32), "pass xmux.LocalMemory.*got ndarray"),
+        (xmux.LocalMemory(10), "10 bytes is not a multiple of 16 bytes"),
+        (xmux.LocalMemory(0), "LocalMemory needs a positive number of bytes, got 0"),
+        (xmux.LocalMemory(-16), "positive number of bytes, got -16"),
+        (xmux.LocalMemory(16.0), "positive number of bytes, got 16.0"),
+        (xmux.LocalMemory(), r"its shape \[None, 4\] is dynamic; pass LocalMemory\(nbytes\)"),
+        (xmux.LocalMemory(2 << 20), "take 2097152 bytes per work-group, more than the 1048576"),
+    ],
+)
+def test_bad_local_argument(echo, value, match):
+    a = np.zeros(64, np.float32)
+    d = np.zeros(64, np.int64)
+    with pytest.raises(LaunchError, match=match):
+        echo(a, value, a.copy(), d, global_size=64, local_size=8)
+
+
+def test_static_local_argument_size_mismatch():
+    k = xmux.compile(STATIC, cache=False).kernel("static")
+    with pytest.raises(LaunchError, match=r"shape \[16\] of int64 takes 128 bytes, LocalMemory "
+                                          "asks for 64"):
+        k(xmux.LocalMemory(64), np.zeros(4, np.int64), global_size=4, local_size=1)
+
+
+@pytest.mark.parametrize(
+    "arg_type,match",
+    [
+        ("memref<?x?xf32, 3>", "may have one dynamic dimension at most"),
+        ("memref<?xf32, strided<[2]>, 3>", "must have an identity layout"),
+    ],
+)
+def test_unsupported_local_argument_types(arg_type, match):
+    src = f"""
+    func.func @k(%t: {arg_type}) attributes {{mux.kernel = "entry_point"}} {{
+      func.return
+    }}
+    """
+    with pytest.raises(NotSupportedError, match=rf"kernel 'k' argument 0 \('t'\).*{match}"):
+        api.kernel_infos(api.parse(src))
+
+
+COLLECTIVE = """
+func.func @helper(%x: i32) -> i32 {
+  %r = mux.work_group_reduce add %x : i32
+  func.return %r : i32
+}
+func.func @via_helper(%x: i32) attributes {mux.kernel = "entry_point"} {
+  %r = func.call @helper(%x) : (i32) -> i32
+  func.return
+}
+func.func @sized(%x: i32) attributes {mux.kernel = "entry_point",
+                                       mux.reqd_work_group_size = array<i64: 2048, 1, 1>} {
+  %r = mux.work_group_scan_inclusive add %x : i32
+  func.return
+}
+func.func @plain(%x: i32) attributes {mux.kernel = "entry_point"} {
+  func.return
+}
+"""
+
+
+def test_collective_kernels_record_their_work_group_limit():
+    infos = {i.name: i for i in api.kernel_infos(api.parse(COLLECTIVE))}
+    assert infos["via_helper"].max_work_group_size == MAX_WORK_GROUP_SIZE
+    assert infos["sized"].max_work_group_size is None  # its storage fits the required size
+    assert infos["plain"].max_work_group_size is None
+
+
+def test_launch_refuses_groups_above_the_collective_limit():
+    ok = launch.NDRange("k", (4096,), (1024,), None, None, max_work_group_size=1024)
+    assert ok.local_size == (1024, 1, 1)
+    with pytest.raises(LaunchError, match=r"kernel 'k': local_size \[64, 32\] has 2048 "
+                                          "work-items; its work-group collectives support at "
+                                          "most 1024 without a reqd_work_group_size"):
+        launch.NDRange("k", (64, 64), (64, 32), None, None, max_work_group_size=1024)
