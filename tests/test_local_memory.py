@@ -170,3 +170,56 @@ def test_launch_refuses_groups_above_the_collective_limit():
                                           "work-items; its work-group collectives support at "
                                           "most 1024 without a reqd_work_group_size"):
         launch.NDRange("k", (64, 64), (64, 32), None, None, max_work_group_size=1024)
+
+
+# Tree reduction through a local-memory argument: log2(local size) halving steps with a
+# barrier each; work-item 0 writes the group's sum.
+TREE = """
+func.func @tree(%a: memref<?xf32>, %tmp: memref<?xf32, 3>, %sums: memref<?xf32>)
+    attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %l = mux.get_local_id 0 : index
+  %n = mux.get_local_size 0 : index
+  %g = mux.get_group_id 0 : index
+  %x = memref.load %a[%i] : memref<?xf32>
+  memref.store %x, %tmp[%l] : memref<?xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %half0 = arith.divui %n, %c2 : index
+  %r = scf.while (%h = %half0) : (index) -> index {
+    %more = arith.cmpi ugt, %h, %c0 : index
+    scf.condition(%more) %h : index
+  } do {
+  ^bb0(%h: index):
+    %act = arith.cmpi ult, %l, %h : index
+    scf.if %act {
+      %j = arith.addi %l, %h : index
+      %u = memref.load %tmp[%l] : memref<?xf32, 3>
+      %v = memref.load %tmp[%j] : memref<?xf32, 3>
+      %w = arith.addf %u, %v : f32
+      memref.store %w, %tmp[%l] : memref<?xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %next = arith.divui %h, %c2 : index
+    scf.yield %next : index
+  }
+  %first = arith.cmpi eq, %l, %c0 : index
+  scf.if %first {
+    %s = memref.load %tmp[%c0] : memref<?xf32, 3>
+    memref.store %s, %sums[%g] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("local", [1, 2, 8, 64, 256])
+def test_tree_reduction_in_a_local_argument(local):
+    k = xmux.compile(TREE, cache=False).kernel("tree")
+    n = 256 * 64
+    a = np.random.default_rng(local).integers(-8, 8, n).astype(np.float32)
+    sums = np.zeros(n // local, np.float32)
+    k(a, xmux.LocalMemory(local * 4), sums, global_size=n, local_size=local, threads=2)
+    np.testing.assert_array_equal(sums, a.reshape(-1, local).sum(1))
