@@ -55,6 +55,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     NoneAttr,
+    StringAttr,
     i8,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
@@ -899,15 +900,17 @@ def _byte_size(t: MemRefType) -> int | None:
 # Region dispatch (any control flow)
 # =======================================================================================
 #
-# The kernel body becomes one function @<k>.mux-regions(args, lin, state, storage...) -> i32
+# The kernel body becomes a function @<k>.mux-regions(args, lin, state, storage...) -> i32
 # whose entry block switches on `state` to the kernel's entry (0) or to the continuation of
-# barrier i (i = 1..n); each barrier returns i, each return returns EXIT = n + 1. The
-# work-group function runs, while some work-item is not at EXIT, every work-item whose state
-# is the smallest one pending (all of them, in a legal program) and then fences:
+# barrier i (i = 1..n); each barrier returns i, each return returns EXIT = n + 1. It is then
+# copied once per entry, the switch folded to a branch (@<k>.mux-region-<r>). The work-group
+# function runs, while some work-item is not at EXIT, every work-item whose state is the
+# smallest one pending (all of them, in a legal program), through the copy for that entry,
+# then fences:
 #
 #     state[*] = 0; cur = 0
 #     while cur != EXIT:
-#       for each work-item w: if state[w] == cur: state[w] = regions(..., w, cur)
+#       switch cur: case r: for each work-item w: if state[w] == r: state[w] = region_r(.., w)
 #       fence; cur = min(state[*])
 #
 # Divergent barriers (undefined in OpenCL) therefore cannot hang the group: work-items are
@@ -915,7 +918,8 @@ def _byte_size(t: MemRefType) -> int | None:
 # region function (live across a barrier, or reaching a use around a loop back edge: the
 # reference's external and internal uses) are re-computed before the use when they are short
 # pure chains over kernel arguments and work-item queries, else stored in per-work-item
-# arrays right after their definition and loaded right before such uses.
+# arrays right after their definition and loaded right before such uses. Module globals
+# (work-group local memory) are fetched by the kernel and passed in.
 
 REGIONS_SUFFIX = ".mux-regions"
 
@@ -1241,7 +1245,7 @@ class Dispatch:
     def emit(self, factory: NestFactory, ip: InsertPoint) -> None:
         """The dispatch loop at ``ip`` of the (now empty) kernel body's entry block."""
         from xdsl.dialects import func
-        from xdsl.dialects.builtin import i32
+        from xdsl.dialects.builtin import DenseArrayBase, i32, i64
 
         kernel = self.kernel
         assert isinstance(kernel, func.FuncOp) and self.fn is not None
@@ -1281,13 +1285,36 @@ class Dispatch:
         loop = scf.WhileOp([zero32], [i32], Region(before), Region(after))
         Rewriter.insert_op(loop, ip)
         aip = InsertPoint.at_end(after)
-        nest = factory.open_nest(aip)
-        st = memref.LoadOp.get(state, [nest.lin])
-        run = arith.CmpiOp(st.res, cur, "eq")
-        then = Block()
-        call = func.CallOp(self.fn.sym_name.data, [*args, nest.lin, cur, *extras], [i32])
-        then.add_ops([call, memref.StoreOp.get(call.res[0], state, [nest.lin]), scf.YieldOp()])
-        Rewriter.insert_op([st, run, scf.IfOp(run, [], Region(then))], nest.ip)
+        # One copy of the region function per entry (its switch folded to a branch), one
+        # work-item loop per entry selected at group level: the entry is known in each
+        # loop, so LLVM inlines and optimizes each region on its own.
+        cases: list[Region] = []
+        for r, fn in enumerate(self._entry_copies()):
+            case = Block()
+            yld = scf.YieldOp()
+            case.add_op(yld)
+            nest = factory.open_nest(InsertPoint.before(yld))
+            st = memref.LoadOp.get(state, [nest.lin])
+            run = arith.CmpiOp(st.res, cur, "eq")
+            then = Block()
+            call = func.CallOp(fn, [*args, nest.lin, cur, *extras], [i32])
+            then.add_ops(
+                [call, memref.StoreOp.get(call.res[0], state, [nest.lin]), scf.YieldOp()]
+            )
+            Rewriter.insert_op([st, run, scf.IfOp(run, [], Region(then))], nest.ip)
+            cases.append(Region(case))
+            del r
+        default = Block()
+        default.add_op(scf.YieldOp())
+        which = arith.IndexCastOp(cur, IndexType())
+        switch = scf.IndexSwitchOp(
+            which,
+            DenseArrayBase.from_list(i64, list(range(len(cases)))),
+            Region(default),
+            cases,
+            [],
+        )
+        Rewriter.insert_op([which, switch], aip)
         Rewriter.insert_op(self._fence(), aip)
         # next = min(state): the barrier every pending work-item waits at (all the same
         # in a legal program)
@@ -1299,6 +1326,33 @@ class Dispatch:
         mn = scf.ForOp(factory.zero(), factory.group_size(), one, [exit_c], body)
         Rewriter.insert_op([one, mn, scf.YieldOp(mn.results[0])], aip)
 
+    def _entry_copies(self) -> list[str]:
+        """``@<k>.mux-region-<r>`` for r = 0 (kernel entry) and each barrier: the region
+        function with its entry switch replaced by a branch to that region's start."""
+        from xdsl.dialects import cf, func
+
+        fn = self.fn
+        assert isinstance(fn, func.FuncOp)
+        switch = fn.body.blocks.first.last_op  # type: ignore[union-attr]
+        assert isinstance(switch, cf.SwitchOp)
+        targets = [switch.default_block, *switch.case_blocks]
+        names: list[str] = []
+        anchor: Operation = fn
+        for r, target in enumerate(targets):
+            block_map: dict[Block, Block] = {}
+            copy = fn.clone(block_mapper=block_map)
+            copy.sym_name = StringAttr(f"{self._name}.mux-region-{r}")
+            entry = copy.body.blocks.first
+            assert entry is not None
+            Rewriter.replace_op(entry.last_op, cf.BranchOp(block_map[target]))  # type: ignore
+            _drop_unreachable(copy.body)
+            Rewriter.insert_op(copy, InsertPoint.after(anchor))
+            anchor = copy
+            names.append(copy.sym_name.data)
+        Rewriter.erase_op(fn)
+        self.fn = None
+        return names
+
     def _fence(self) -> mux.MemBarrierOp:
         """One fence as strong as every barrier's memory part."""
         scopes = [b.scope_value() for b in self.barriers]
@@ -1309,6 +1363,26 @@ class Dispatch:
         if ordering:
             semantics = (semantics & ~0x1F) | (0x10 if ordering & 0x10 else 0x8)
         return mux.MemBarrierOp(min(scopes) if scopes else 2, semantics)
+
+
+def _drop_unreachable(region: Region) -> None:
+    """Erase the blocks the entry cannot reach (what other entries needed)."""
+    entry = region.blocks.first
+    assert entry is not None
+    seen = {entry}
+    stack = [entry]
+    while stack:
+        b = stack.pop()
+        for succ in b.last_op.successors if b.last_op is not None else ():
+            if succ not in seen:
+                seen.add(succ)
+                stack.append(succ)
+    dead = [region.detach_block(b) for b in list(region.blocks) if b not in seen]
+    for b in dead:
+        for op in b.ops:
+            op.drop_all_references()
+    for b in dead:
+        b.erase(safe_erase=False)
 
 
 def i32_type() -> Attribute:

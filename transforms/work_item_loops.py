@@ -34,11 +34,12 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   linear work-item index of the nest).
 * **Region dispatch** otherwise (CFG bodies, barriers under control flow that is not provably
   uniform, e.g. a guarded barrier in a loop whose trip count varies per work-item): the body
-  becomes ``@<kernel>.mux-regions(args, lin, state, storage...) -> i32``, entered at the
-  kernel start or after barrier *i*, returning the next barrier's number; the kernel loops
-  ``while any work-item is pending: run every work-item waiting at the lowest barrier``.
-  Values live across barriers (or around a loop back edge) are re-computed or stored per
-  work-item.
+  becomes one function per entry, ``@<kernel>.mux-region-<r>(args, lin, state, storage...)
+  -> i32``, starting at the kernel entry (r = 0) or after barrier *r* and returning the
+  number of the next barrier reached (or the exit); the kernel loops ``while some work-item
+  is pending: run every work-item waiting at the lowest barrier through that entry's
+  function``. Values live across barriers (or around a loop back edge) are re-computed or
+  stored per work-item.
 * A barrier under ``scf.if``/``scf.while``/``scf.for`` control that provably differs between
   work-items (``local id == x``, a loop bound that is the local id plus a uniform value) is
   an error naming the kernel and barrier. ``mux.sub_group_barrier`` is a fence (sub-groups

@@ -24,14 +24,11 @@ func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
   func.return
 }
 
-// CHECK:       func.call @"k.mux-regions"
-// CHECK-LABEL: func.func private @"k.mux-regions"
-// CHECK-NEXT:    cf.switch %state : i32, [
-// CHECK-NEXT:    default: ^{{.*}},
-// CHECK-NEXT:      1: ^{{.*}}
-// CHECK-NEXT:    ]
-// The loop became blocks: header compares the induction variable with the (re-computed)
-// bound, the barrier returns 1, the return 2.
+// CHECK:       func.call @"k.mux-region-0"
+// CHECK:       func.call @"k.mux-region-1"
+// CHECK-LABEL: func.func private @"k.mux-region-0"
+// The loop became blocks: the header compares the induction variable with the
+// (re-computed) bound, the barrier returns 1, the return 2.
 // CHECK:       ^{{.*}}(%[[IV:.*]]: index):
 // CHECK-NEXT:    %{{.*}} = mux.get_local_id 0 : index
 // CHECK-NEXT:    %{{.*}} = arith.constant 2 : index
@@ -42,3 +39,4 @@ func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
 // CHECK-NEXT:    func.return %[[ONE]] : i32
 // CHECK:         %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK-NEXT:    func.return %[[TWO]] : i32
+// CHECK-LABEL: func.func private @"k.mux-region-1"
