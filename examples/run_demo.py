@@ -63,11 +63,24 @@ def expect_conv3x3() -> np.ndarray:
     return out
 
 
+def _group_sums() -> np.ndarray:
+    x = ((np.arange(16384) % 13) - 6).astype(np.float64)
+    return x.reshape(64, 256).sum(1)
+
+
+def expect_prefix_sum() -> np.ndarray:
+    return np.cumsum((np.arange(16384) % 7) - 3).astype(np.float64)
+
+
 EXAMPLES: dict[str, Callable[[], np.ndarray]] = {
     "vecadd": expect_vecadd,
     "saxpy": expect_saxpy,
     "matmul": expect_matmul,
     "conv3x3": expect_conv3x3,
+    "matmul_tiled": expect_matmul,  # same inputs as matmul, local tiles and barriers
+    "reduce_local": _group_sums,  # tree reduction in work-group local memory
+    "reduce_wg": _group_sums,  # mux.work_group_reduce
+    "prefix_sum": expect_prefix_sum,  # mux.work_group_scan_inclusive + exclusive
 }
 
 
@@ -79,7 +92,7 @@ def xmux_run() -> list[str]:
 
 def main() -> int:
     failures = 0
-    print(f"{'example':10} {'result':28} {'wall ms':>9} {'compile ms':>11} {'kernel ms':>10}")
+    print(f"{'example':12} {'result':28} {'wall ms':>9} {'compile ms':>11} {'kernel ms':>10}")
     for name, expect in EXAMPLES.items():
         path = HERE / f"{name}.mlir"
         t0 = time.perf_counter()
@@ -88,7 +101,7 @@ def main() -> int:
         )
         wall = (time.perf_counter() - t0) * 1e3
         if proc.returncode != 0:
-            print(f"{name:10} FAILED (exit {proc.returncode})\n{proc.stderr}")
+            print(f"{name:12} FAILED (exit {proc.returncode})\n{proc.stderr}")
             failures += 1
             continue
         got = parse_memref(proc.stdout)
@@ -98,7 +111,7 @@ def main() -> int:
         timing = dict(re.findall(r"// (compile|launch \w+): ([\d.]+) ms", proc.stderr))
         kernel = next((v for k, v in timing.items() if k.startswith("launch")), "?")
         status = f"verified {got.shape}" if ok else f"MISMATCH max err {np.abs(got - want).max()}"
-        print(f"{name:10} {status:28} {wall:9.1f} {timing.get('compile', '?'):>11} {kernel:>10}")
+        print(f"{name:12} {status:28} {wall:9.1f} {timing.get('compile', '?'):>11} {kernel:>10}")
     print("all examples verified" if not failures else f"{failures} example(s) failed")
     return 1 if failures else 0
 
