@@ -41,6 +41,7 @@ VECTORIZED_TO = "mux.vectorized_to"
 SCHEDULING_PARAMS = "mux.scheduling_params"
 WORK_ITEM_LOOP = "mux.work_item_loop"
 PER_WORK_ITEM = "mux.per_work_item"
+SINGLE_WORK_ITEM = "mux.single_work_item"
 LOOP_PARALLEL = "xmux.loop_parallel"
 ACCESS_GROUPS = "xmux.access_groups"
 KERNEL_TABLE = "xmux.kernel_table"
@@ -253,6 +254,17 @@ def is_work_item_loop(op: Operation) -> bool:
 
 def mark_work_item_loop(op: Operation) -> None:
     op.attributes[WORK_ITEM_LOOP] = UnitAttr()
+
+
+def is_single_work_item(op: Operation) -> bool:
+    """An ``scf.if`` whose condition is ``local linear id == 0`` and that does the whole
+    group's work (lower-work-group-collectives' combining step): a work-group function may
+    run it once, for local id (0, 0, 0), instead of inside a work-item loop."""
+    return SINGLE_WORK_ITEM in op.attributes
+
+
+def mark_single_work_item(op: Operation) -> None:
+    op.attributes[SINGLE_WORK_ITEM] = UnitAttr()
 
 
 def is_per_work_item(op: Operation) -> bool:
