@@ -39,8 +39,9 @@ members of that type; CAP = the largest work-group the collectives can see: the 
 ``MAX_WORK_GROUP_SIZE`` (1024) for a kernel without a required size — the launcher refuses
 larger work-groups for such kernels (``KernelInfo.max_work_group_size``).
 
-**Semantics.** any/all are or/and reductions of i1. Float kinds fold in local-linear-id
-order (results are deterministic and equal a sequential loop); fmin/fmax are IEEE
+**Semantics.** any/all are or/and reductions of i1. Scans fold in local-linear-id order.
+A reduce's fadd/fmul carry ``reassoc`` (OpenCL leaves the order unspecified) so LLVM
+vectorizes the fold; the result is the same for every work-item and every run. fmin/fmax are IEEE
 minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical kinds on wider
 integers produce 0 or 1. Identities (exclusive scans' first element): add/or/xor/umax/
 logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax the largest/smallest
@@ -67,7 +68,7 @@ After (CAP = 255 + 1 with reqd_work_group_size 256x1x1)::
       %x0 = memref.load %s1[%c0, %c0] : memref<1x258xf32, 3>
       %acc = scf.for %i = %c1 to %n step %c1 iter_args(%a = %x0) -> (f32) {
         %xi = memref.load %s1[%c0, %i] : memref<1x258xf32, 3>
-        %a2 = arith.addf %a, %xi : f32
+        %a2 = arith.addf %a, %xi fastmath<reassoc> : f32
         scf.yield %a2 : f32
       }
       memref.store %acc, %s1[%c0, %c256] : memref<1x258xf32, 3>
@@ -98,6 +99,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
+from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -211,8 +213,13 @@ def normalize_logical(b: Ops, v: SSAValue) -> SSAValue:
     return _from_truth(b, _truth(b, v), v.type)
 
 
-def combine(b: Ops, kind: GroupOpKind, x: SSAValue, y: SSAValue) -> SSAValue:
-    """``x kind y``; logical kinds on wider integers give 0 or 1."""
+def combine(
+    b: Ops, kind: GroupOpKind, x: SSAValue, y: SSAValue, *, reassoc: bool = False
+) -> SSAValue:
+    """``x kind y``; logical kinds on wider integers give 0 or 1. ``reassoc`` marks fadd /
+    fmul as reassociable (LLVM may then vectorize a fold of them)."""
+    if reassoc and kind in (K.FADD, K.FMUL):
+        return b(_BINARY[kind](x, y, arith.FastMathFlagsAttr([FastMathFlag.REASSOC])))  # type: ignore
     if kind in _LOGICAL:
         op = _LOGICAL[kind]
         if x.type == i1:
@@ -413,7 +420,9 @@ def _fold_loop(
     i, acc = body.args
     inner = Ops()
     x = inner(memref.LoadOp.get(s, [row, i]))
-    new = combine(inner, kind, acc, x)
+    # a reduction's float order is unspecified (OpenCL): let LLVM vectorize it; scans keep
+    # the local-linear-id order
+    new = combine(inner, kind, acc, x, reassoc=scan is None)
     if scan == "scan_exclusive":
         inner(memref.StoreOp.get(acc, s, [row, i]))
     elif scan == "scan_inclusive":
@@ -449,7 +458,9 @@ def _combine_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> None:
             assert n is not None
             _fold_loop(inner, m, s, row, n, scan=m.collective)
     inner(scf.YieldOp())
-    b(scf.IfOp(is_first, [], inner.ops))
+    combine_if = scf.IfOp(is_first, [], inner.ops)
+    attrs.mark_single_work_item(combine_if)  # a hint for work-item-loops: no loop needed
+    b(combine_if)
 
 
 def _read_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> list[SSAValue]:

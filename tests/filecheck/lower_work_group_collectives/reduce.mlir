@@ -35,11 +35,11 @@ func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd
 // CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT:   %[[ACC:.*]] = scf.for %[[I:.*]] = %[[ONE]] to %[[N]] step %[[ONE]] iter_args(%[[A:.*]] = %[[X0]]) -> (f32) {
 // CHECK-NEXT:     %[[XI:.*]] = memref.load %[[S1]][%[[Z]], %[[I]]] : memref<1x66xf32, 3 : i64>
-// CHECK-NEXT:     %[[SUM:.*]] = arith.addf %[[A]], %[[XI]] : f32
+// CHECK-NEXT:     %[[SUM:.*]] = arith.addf %[[A]], %[[XI]] fastmath<reassoc> : f32
 // CHECK-NEXT:     scf.yield %[[SUM]] : f32
 // CHECK-NEXT:   }
 // CHECK-NEXT:   memref.store %[[ACC]], %[[S1]][%[[Z]], %[[RES]]] : memref<1x66xf32, 3 : i64>
-// CHECK-NEXT: }
+// CHECK-NEXT: }{mux.single_work_item}
 // CHECK-NEXT: mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT: %[[S2:.*]] = memref.get_global @__mux_wg_scratch_f32 : memref<1x66xf32, 3 : i64>
 // CHECK-NEXT: %[[R64:.*]] = arith.constant 64 : index
