@@ -602,3 +602,45 @@ def test_divergent_barrier_is_an_error():
     with pytest.raises(XmuxError, match=r"kernel @div: barrier 'mux.work_group_barrier' \(id 1\)"
                        r" is directly inside an scf.if whose condition compares the local id"):
         xmux.compile(src, cache=False)
+
+
+# ---------------------------------------------------------------------------------------
+# Required sizes, other work-item orders
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "attr,gsize,lsize",
+    [
+        ("mux.reqd_work_group_size = array<i64: 8, 1, 1>", (16,), (8,)),
+        ("mux.reqd_work_group_size = array<i64: 3, 2, 2>", (6, 4, 4), (3, 2, 2)),
+        ("mux.work_item_order = array<i64: 0, 1, 2>", (14, 9), (7, 3)),
+        ("mux.work_item_order = array<i64: 1, 0, 2>", (6, 4, 4), (3, 2, 2)),
+        ("mux.max_work_dim = 1", (21,), (7,)),
+    ],
+)
+@pytest.mark.parametrize("name", ["in_for", "nested", "early_return", "private"])
+def test_shapes_with_kernel_attributes(name, attr, gsize, lsize):
+    marked = 'mux.kernel = "entry_point"'
+    src = SHAPES[name][0].replace(marked, f"{marked}, {attr}")
+    prog = xmux.compile(src, cache=False)
+    n = int(np.prod(gsize))
+    a = np.random.default_rng(3).integers(-50, 50, n, dtype=np.int32)
+    out = np.zeros_like(a)
+    k = 2
+    args = (a, out, k) if name in NEEDS_K else (a, out)
+    prog.kernel(name)(*args, global_size=gsize, local_size=lsize)
+    want = model(gsize, lsize, a, lambda x: SHAPES[name][1](x, k))
+    np.testing.assert_array_equal(out, want)
+
+
+def test_several_kernels_with_barriers_in_one_module():
+    src = ONE + IN_FOR.replace(TILE, "")
+    prog = xmux.compile(src, cache=False)
+    a = np.arange(12, dtype=np.int32)
+    for name, k in (("one", None), ("in_for", 2)):
+        out = np.zeros_like(a)
+        args = (a, out) if k is None else (a, out, k)
+        prog.kernel(name)(*args, global_size=(12,), local_size=(4,))
+        want = model((12,), (4,), a, lambda x, name=name, k=k: SHAPES[name][1](x, k))
+        np.testing.assert_array_equal(out, want)

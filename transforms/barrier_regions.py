@@ -569,6 +569,8 @@ class Fission:
         """Ops needed to re-compute ``v`` in another segment; None when it is stored."""
         if v in self._remat:
             return self._remat[v]
+        if v in self.wi_args:
+            return 0  # the nest's own induction variable
         self._remat[v] = None  # cycles cannot happen in SSA, but be safe
         cost: int | None = None
         op = v.owner
