@@ -223,3 +223,38 @@ def test_tree_reduction_in_a_local_argument(local):
     sums = np.zeros(n // local, np.float32)
     k(a, xmux.LocalMemory(local * 4), sums, global_size=n, local_size=local, threads=2)
     np.testing.assert_array_equal(sums, a.reshape(-1, local).sum(1))
+
+
+HOST_MAIN = """
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 1024 : index
+  %g = arith.constant 16 : index
+  %wg = arith.constant 64 : index
+  %x = memref.alloc(%n) : memref<?xf32>
+  %s = memref.alloc(%g) : memref<?xf32>
+  %t = memref.alloc(%wg) : memref<?xf32, 3>
+  scf.for %i = %c0 to %n step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    memref.store %f, %x[%i] : memref<?xf32>
+  }
+  mux.launch @tree(%x, %t, %s) global_size(%n) local_size(%wg)
+      : (memref<?xf32>, memref<?xf32, 3>, memref<?xf32>)
+  %u = "memref.cast"(%s) : (memref<?xf32>) -> memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  func.return
+}
+func.func private @printMemrefF32(memref<*xf32>)
+"""
+
+
+def test_local_argument_from_host_code(capfd):
+    """xmux-run: host code passes a memref in memory space 3; only its shape counts."""
+    from xmux.runtime.runner import HostProgram
+
+    HostProgram(TREE + HOST_MAIN).run_main()
+    out = capfd.readouterr().out
+    sums = [float(v) for v in out.split("data =")[1].strip(" \n[]").split(",")]
+    np.testing.assert_array_equal(sums, np.arange(1024).reshape(16, 64).sum(1))
