@@ -462,3 +462,29 @@ def test_mismatched_collective_types(op, match):
     """
     with pytest.raises(XmuxError, match=match):
         xmux.compile(src, cache=False)
+
+
+@pytest.mark.parametrize(
+    "t,dtype,kinds",
+    [
+        ("i8", "int8", ["add", "mul", "umin", "smax", "xor", "logical_or"]),
+        ("i16", "int16", ["add", "umax", "smin", "and"]),
+        ("index", "int64", ["add", "umax", "smin"]),
+        ("f16", "float16", ["fadd", "fmin", "fmax"]),
+    ],
+)
+@pytest.mark.parametrize("collective", COLLECTIVES)
+def test_narrow_and_index_types(t, dtype, kinds, collective):
+    ops = [f"mux.work_group_{collective} {k}" for k in kinds]
+    k = xmux.compile(_kernel("k", t, ops), cache=False).kernel("k")
+    gsize, lsize = (26, 6), (13, 3)
+    rng = np.random.default_rng(7)
+    if dtype == "float16":
+        a = rng.integers(-8, 8, 156).astype(np.float16)  # exact sums in f16
+    else:
+        a = rng.integers(-100, 100, 156).astype(dtype)
+    out = np.zeros((len(kinds), 156), dtype)
+    k(a, out, global_size=gsize, local_size=lsize)
+    for row, kind in enumerate(kinds):
+        want = expected(collective, kind, a, gsize, lsize)
+        np.testing.assert_array_equal(out[row], want, err_msg=f"{collective} {kind} {t}")
