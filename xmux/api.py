@@ -234,6 +234,8 @@ class Kernel:
             packed = launch.PackedArgs(self._spec_info, (*args, *extra))
         else:
             packed = launch.PackedArgs(info, args)
+        if spec is None:
+            entry = self.program._local_size_variant(self, nd) or entry
         n = threads or self.program.threads or launch.default_threads()
         launch.run_ndrange(entry, packed.address, nd, n)
         del keep  # the emulated buffer lives until the launch has finished
@@ -260,6 +262,53 @@ class Program:
         self.llvm_ir = llvm_ir
         self._spec = spec
         self._kernels: dict[str, Kernel] = {}
+        # local-size specialization (see _local_size_variant); set by compile()
+        self._source: tuple[str, object, str, bool] | None = None
+        self._launch_counts: dict[tuple[str, tuple[int, ...]], int] = {}
+        self._variants: dict[tuple[str, tuple[int, ...]], object] = {}
+
+    def _local_size_variant(self, kernel: Kernel, nd: launch.NDRange):
+        """The kernel's entry hook specialised for this launch's local size, if worth it.
+
+        As PoCL does, the work-group function is compiled again with the local size as a
+        constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
+        and vectorize without remainders (conv3x3: 1.3x faster). Only for uniform launches
+        (every group full), kernels without a required size, and only from the second launch
+        with the same local size, so a one-off launch does not pay a second compilation.
+        ``XMUX_SPECIALIZE=0`` or ``compile(specialize=False)`` turns it off.
+        """
+        if self._source is None or kernel.info.reqd_work_group_size is not None:
+            return None
+        if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
+            return None
+        key = (kernel.name, nd.local_size)
+        if key in self._variants:
+            return self._variants[key]
+        seen = self._launch_counts.get(key, 0) + 1
+        self._launch_counts[key] = seen
+        if seen < 2:
+            return None
+        self._variants[key] = self._compile_variant(kernel.info, nd.local_size)
+        return self._variants[key]
+
+    def _compile_variant(self, info: KernelInfo, local: tuple[int, ...]):
+        from xdsl.dialects.builtin import ModuleOp
+
+        from xmux.dialects import attrs
+        from xmux.runtime import jit
+
+        text, pipeline, base_key, use_cache = self._source  # type: ignore[misc]
+        module = parse(text) if isinstance(text, str) else text.clone()  # type: ignore[union-attr]
+        assert isinstance(module, ModuleOp)
+        for f in attrs.entry_points(module):
+            if f.sym_name.data == info.name:
+                attrs.set_reqd_work_group_size(f, local)
+        ir_text, _ = compile_to_llvm_ir(module, pipeline)
+        key = None
+        if base_key:
+            key = hashlib.sha256(f"{base_key}/{info.name}/{local}".encode()).hexdigest()
+        compiled = jit.compile_ir(ir_text, cache_key=key, disk_cache=use_cache)
+        return abi.EntryHookFn(compiled.address(info.symbol))
 
     # -- specialization constants (docs/architecture.md, "Specialization constants") --------
 
@@ -337,12 +386,16 @@ def compile(  # noqa: A001 - the public name in the contract
     threads: int | None = None,
     cache: bool | None = None,
     spec_constants: str = "native",
+    specialize: bool | None = None,
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
     ``spec_constants`` picks how specialization constants are lowered by the default
     pipeline: ``"native"`` (the kernel is JIT-specialized for each distinct value set, so LLVM
-    sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel)."""
+    sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
+    ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
+    repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
+    """
     from xmux import pipelines
     from xmux.runtime import jit
     from xmux.runtime.runner import install_runtime_symbols
@@ -350,6 +403,8 @@ def compile(  # noqa: A001 - the public name in the contract
     install_runtime_symbols()  # a module may carry host code that prints or launches
     text, module = _read_source(source)
     use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
+    if specialize is None:
+        specialize = os.environ.get("XMUX_SPECIALIZE", "1") != "0"
     if pipeline is None:
         try:
             pipeline = pipelines.cpu(spec_constants=spec_constants)
@@ -369,7 +424,11 @@ def compile(  # noqa: A001 - the public name in the contract
             if table is not None:
                 spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
             infos = load_kernel_infos(hit.kernel_infos_json)
-            return Program(hit, infos, threads, None, spec)
+            prog = Program(hit, infos, threads, None, spec)
+            if specialize:
+                prog._source = (text, pipeline, key, use_cache)
+            return prog
+    source_for_variants = text if text is not None else module.clone()  # type: ignore[union-attr]
     if module is None:
         module = parse(text)
     collector = _spec.Collector()
@@ -390,4 +449,7 @@ def compile(  # noqa: A001 - the public name in the contract
         ir_text, kernel_infos_json=infos_json, cache_key=key, disk_cache=use_cache
     )
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
-    return Program(compiled, infos, threads, ir_text, spec)
+    prog = Program(compiled, infos, threads, ir_text, spec)
+    if specialize:
+        prog._source = (source_for_variants, pipeline, key, use_cache)
+    return prog
