@@ -73,7 +73,10 @@ def main() -> int:
         "A": ro(d["A"]), "B": ro(d["B"]), "C": cl.Buffer(ctx, mf.READ_WRITE, 4 * nm * nm),
         "imgp": ro(d["img_pad"]), "out": cl.Buffer(ctx, mf.READ_WRITE, 4 * s.conv_w * s.conv_h),
         "w": ro(d["w"]),
+        "r": ro(d["r"]), "part": cl.Buffer(ctx, mf.READ_WRITE, 4 * (s.n_red // s.lsz_red[0])),
+        "probe": cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=d["probe"]),
     }
+    npart = s.n_red // s.lsz_red[0]
     i32 = np.int32
     # name -> (kernels.cl kernel, args, output buffer, output shape)
     table = {
@@ -85,7 +88,14 @@ def main() -> int:
         "conv3x3": ("conv3x3_const",
                     [i32(s.conv_w), i32(s.conv_w + 2), buf["imgp"], buf["out"], buf["w"]],
                     "out", (s.conv_h, s.conv_w)),
+        "matmul_tiled": ("matmul_tiled", [i32(nm), buf["A"], buf["B"], buf["C"]], "C",
+                         (nm, nm)),
+        "reduce_local": ("reduce_local", [buf["r"], buf["part"]], "part", (npart,)),
+        # reduce_wg (work_group_reduce_add) is left out: PoCL 3.1 cannot build it
     }
+    for name in workloads.PROBES:  # in place on `probe`; one kernel object per iteration count
+        table[name] = ("barrier_probe", [buf["probe"], i32(workloads.probe_iters(name))],
+                       "probe", (s.n_probe,))
     gos = {}
     for name, (kname, kargs, _, _) in table.items():
         k = cl.Kernel(prg, kname)
@@ -105,9 +115,10 @@ def main() -> int:
             if cmd[0] == "verify":
                 first = {}
                 for name, (_, _, out, shape) in table.items():
-                    for key in ("c", "C", "out"):
+                    for key in ("c", "C", "out", "part"):
                         cl.enqueue_fill_buffer(q, buf[key], np.float32(np.nan), 0, buf[key].size)
                     cl.enqueue_copy(q, buf["y"], d["y0"])
+                    cl.enqueue_copy(q, buf["probe"], d["probe"])
                     q.finish()
                     t = time.perf_counter()
                     gos[name]().wait()

@@ -55,7 +55,18 @@ RESULTS_MD = wl.BENCH_DIR / "RESULTS.md"
 DEFAULT_POCL_PY = os.environ.get("BENCH_POCL_PYTHON", "/tmp/benchvenv/bin/python")
 
 #: xmux/PoCL kernel-time targets (issue): at most this ratio
-TARGET_VS_POCL = {"vecadd": 1.0, "saxpy": 1.0, "matmul_naive": 0.5, "conv3x3": 1.0}
+TARGET_VS_POCL = {"vecadd": 1.0, "saxpy": 1.0, "matmul_naive": 0.5, "conv3x3": 1.0,
+                  "matmul_tiled": 0.3, "reduce_local": 0.15}
+#: issue 3: work_group_reduce vs the gcc block sums (PoCL cannot build it): at most this ratio
+TARGET_WG_VS_GCC = {"reduce_wg": 1.5}
+TARGET_BARRIER_NS = 30.0      # ns per barrier per 256-item work-group: at most
+#: issue 4 (bench/spec_conv.py): re-specialization and cached-launch overheads, at most
+TARGET_RESPEC_MS = 50.0
+TARGET_CACHED_LAUNCH_MS = 1.0
+#: kernels compiled and timed text -> first result
+COMPILE_KERNELS = (*wl.KERNELS, *wl.KERNELS_WG)
+#: pocl_worker.py's kernels (everything but reduce_wg)
+POCL_NAMES = (*wl.KERNELS, wl.SMALL, "matmul_tiled", "reduce_local", *wl.PROBES)
 TARGET_THREAD_SPEEDUP = 1.7   # 2 threads vs 1 on naive matmul: at least
 TARGET_COLD_MS = 500.0        # text -> first result, disk cache off: at most
 TARGET_WARM_MS = 50.0         # text -> first result, warm disk cache: at most
@@ -99,15 +110,21 @@ class Outputs:
         self.y = d["y0"].copy()
         self.C = np.empty_like(d["A"])
         self.out = np.empty((s.conv_h, s.conv_w), np.float32)
+        self.part = np.empty(s.n_red // s.lsz_red[0], np.float32)
+        self.probe = d["probe"].copy()
 
     def reset(self) -> None:
         """NaN outputs so a stale correct result can never pass verification."""
-        for a in (self.c, self.C, self.out):
+        for a in (self.c, self.C, self.out, self.part):
             a.fill(np.nan)
         self.y[:] = self.d["y0"]
+        self.probe[:] = self.d["probe"]
 
     def result(self, name: str) -> np.ndarray:
-        return {"vecadd": self.c, "saxpy": self.y, "matmul_naive": self.C,
+        if name.startswith(wl.PROBE):
+            return self.probe
+        return {"matmul_tiled": self.C, "reduce_local": self.part, "reduce_wg": self.part,
+                "vecadd": self.c, "saxpy": self.y, "matmul_naive": self.C,
                 "conv3x3": self.out, wl.SMALL: self.c[:wl.N_SMALL]}[name]
 
     def kernel_args(self, name: str) -> list[object]:
@@ -120,8 +137,12 @@ class Outputs:
             return [d["a"][:n], d["b"][:n], self.c[:n]]
         if name == "saxpy":
             return [d["alpha"], d["x"], self.y]
-        if name == "matmul_naive":
+        if name in ("matmul_naive", "matmul_tiled"):
             return [np.int32(self.s.n_mm), d["A"], d["B"], self.C]
+        if name in ("reduce_local", "reduce_wg"):
+            return [d["r"], self.part]
+        if name.startswith(wl.PROBE):
+            return [self.probe, np.int32(wl.probe_iters(name))]
         if name == "conv3x3":
             return [d["img_pad"], self.out, d["w"]]
         raise KeyError(name)
@@ -141,13 +162,18 @@ def gcc_backends(lib, d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
     pa, pb, pc, px, py = p(d["a"]), p(d["b"]), p(o.c), p(d["x"]), p(o.y)
     pA, pB, pC = p(d["A"]), p(d["B"]), p(o.C)
     pP, po, pw = p(d["img_pad"]), p(o.out), p(d["w"])
+    pr, pp = p(d["r"]), p(o.part)
     n, m = s.n_vec, s.n_mm
+    wg = s.lsz_red[0]
     calls: dict[str, Callable[[], None]] = {
         "vecadd": lambda: lib.ref_vecadd(pa, pb, pc, n),
         wl.SMALL: lambda: lib.ref_vecadd(pa, pb, pc, wl.N_SMALL),
         "saxpy": lambda: lib.ref_saxpy(d["alpha"], px, py, n),
         "matmul_naive": lambda: lib.ref_matmul(m, pA, pB, pC),
         "conv3x3": lambda: lib.ref_conv3x3(s.conv_w, s.conv_h, s.conv_w + 2, pP, po, pw),
+        "matmul_tiled": lambda: lib.ref_matmul(m, pA, pB, pC),
+        "reduce_local": lambda: lib.ref_block_sums(pr, pp, s.n_red // wg, wg),
+        "reduce_wg": lambda: lib.ref_block_sums(pr, pp, s.n_red // wg, wg),
     }
     out = {}
     for name, call in calls.items():
@@ -169,6 +195,11 @@ def numpy_backends(d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
         np.multiply(d["x"], d["alpha"], out=tmp)
         np.add(o.y, tmp, out=o.y)
 
+    rv = d["r"].reshape(-1, s.lsz_red[0])
+
+    def reduce() -> None:  # the same per-group partial sums
+        np.sum(rv, axis=1, out=o.part)
+
     def conv() -> None:
         np.multiply(P[0:H, 0:W], w[0], out=o.out)
         for k in range(1, 9):
@@ -183,6 +214,9 @@ def numpy_backends(d, ref, s: wl.Sizes) -> dict[str, bl.Backend]:
         "saxpy": (saxpy, "numpy"),
         "matmul_naive": (lambda: np.matmul(d["A"], d["B"], out=o.C), "numpy-blas"),
         "conv3x3": (conv, "numpy"),
+        "matmul_tiled": (lambda: np.matmul(d["A"], d["B"], out=o.C), "numpy-blas"),
+        "reduce_local": (reduce, "numpy"),
+        "reduce_wg": (reduce, "numpy"),
     }
     out = {}
     for name, (call, kind) in calls.items():
@@ -252,7 +286,7 @@ def start_pocl(args, tmp: Path, ref) -> tuple[PoclWorker | None, dict]:
     vdir = tmp / "pocl_out"
     vdir.mkdir()
     info["first_launch_ms"] = w.ask(f"verify {vdir}")["first_launch_ms"]
-    for name in (*wl.KERNELS, wl.SMALL):
+    for name in POCL_NAMES:
         check(name, "pocl", np.load(vdir / f"{name}.npy"), ref)
     return w, info
 
@@ -281,7 +315,21 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
     log(f"[xmux] first compile+launch in the process (tiny kernel): "
         f"{init['first_compile_and_launch_ms']:.0f} ms")
 
-    for name in wl.KERNELS:
+    def backend(label: str, kern, kname: str, threads: int | None = None) -> bl.Backend:
+        """Verified backend for one launch variant of ``kname``.
+
+        Its checked launch is the kernel's second one, which compiles xmux's local-size
+        variant (``Program._local_size_variant``), so timing starts on the specialised code."""
+        a = o.kernel_args(kname)
+        g_, l_ = wl.launch_shape(kname, s)
+        kw = {} if threads is None else {"threads": threads}
+        o.reset()
+        kern(*a, global_size=g_, local_size=l_, **kw)
+        check(kname, label, o.result(kname), ref)
+        return bl.Backend(label, "xmux", call=lambda: kern(
+            *a, global_size=g_, local_size=l_, **kw))
+
+    for name in COMPILE_KERNELS:
         g, lsz = wl.launch_shape(name, s)
         kargs = o.kernel_args(name)
         st: dict = {"compile_ms": [], "first_launch_ms": [], "total_ms": []}
@@ -301,24 +349,15 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
                 if i == 0:
                     st["verified"] = check(name, "xmux", o.result(name), ref)
                     st["llvm_ir"] = prog.llvm_ir
-            def backend(label: str, kern, kname: str = name, threads: int | None = None):
-                """Verified backend for one launch variant of ``kname``."""
-                a = o.kernel_args(kname)
-                g_, l_ = wl.launch_shape(kname, s)
-                kw = {} if threads is None else {"threads": threads}
-                o.reset()
-                kern(*a, global_size=g_, local_size=l_, **kw)
-                check(kname, label, o.result(kname), ref)
-                return bl.Backend(label, "xmux", call=lambda: kern(
-                    *a, global_size=g_, local_size=l_, **kw))
-
-            labels: dict[str, bl.Backend] = {"xmux": backend("xmux", k)}
-            # same kernel with mux.reqd_work_group_size = its local size (constant WI loops)
-            kr = xmux.compile(kernel_text(name, lsz), cache=False).kernel(name)
-            labels["xmux-reqd"] = backend("xmux-reqd", kr)
+            labels: dict[str, bl.Backend] = {"xmux": backend("xmux", k, name)}
+            # same kernel with mux.reqd_work_group_size = its local size (constant WI loops);
+            # kernels whose text already requires a size (the barrier kernels) have no such row
+            if "mux.reqd_work_group_size" not in kernel_text(name):
+                kr = xmux.compile(kernel_text(name, lsz), cache=False).kernel(name)
+                labels["xmux-reqd"] = backend("xmux-reqd", kr, name)
             if name in ("matmul_naive", "vecadd"):
                 for t in (1, 2):
-                    labels[f"xmux-{t}t"] = backend(f"xmux-{t}t", k, threads=t)
+                    labels[f"xmux-{t}t"] = backend(f"xmux-{t}t", k, name, threads=t)
             if name == "vecadd":  # launch overhead: 16 work-groups
                 bk[wl.SMALL] = {"xmux": backend("xmux", k, wl.SMALL),
                                 "xmux-1t": backend("xmux-1t", k, wl.SMALL, 1)}
@@ -332,6 +371,14 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
         stats[name] = st
         log(f"  {name:<13} cold compile {median(st['compile_ms']):6.0f} ms + first launch "
             f"{median(st['first_launch_ms']):6.1f} ms (median of {reps_cold}, cache off)")
+    try:  # barrier-cost probe: one program, launched with 0 / 16 / 64 barriers
+        kp = xmux.compile(kernel_text(wl.PROBE), cache=False).kernel(wl.PROBE)
+        bk[wl.PROBE] = {f"xmux-{wl.probe_iters(p)}": backend(f"xmux-{wl.probe_iters(p)}", kp, p)
+                        for p in wl.PROBES}
+    except Exception as e:
+        msg = f"xmux {wl.PROBE}: {type(e).__name__}: {str(e).strip()[:400]}"
+        errors.append(msg)
+        log("  " + msg)
     bk["_keep"] = o  # type: ignore[assignment]
     return bk, stats, init
 
@@ -507,8 +554,8 @@ def verdict(value: float | None, limit: float, at_most: bool, unit: str = "×") 
         return "not measured"
     if (value <= limit) if at_most else (value >= limit):
         return "**met**"
-    if unit == "ms":
-        return f"**missed** (+{value - limit:.1f} ms)"
+    if unit in ("ms", "ns"):
+        return f"**missed** (+{value - limit:.1f} {unit})"
     factor = value / limit if at_most else limit / value
     return f"**missed** ({factor:.2f}× off)"
 
@@ -545,7 +592,10 @@ def make_report(R: dict) -> str:
              "`mux.reqd_work_group_size` = its local size; PoCL kernel = profiling-event time, "
              "PoCL wall = enqueue→`wait()`; gcc (ref.c, `-O3 -march=native -fopenmp`) and numpy "
              "= wall time. Ratios are medians over interleaving rounds of per-round median "
-             "ratios (xmux wall ÷ PoCL *kernel* time).\n")
+             "ratios (xmux wall ÷ PoCL *kernel* time). From the second launch with a given "
+             "local size xmux runs the work-group function compiled for that size "
+             "(`Program._local_size_variant`); each backend's verification launch is that "
+             "second launch, so every timed call runs the specialised code.\n")
     L.append("| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
              "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux reqd ÷ PoCL | "
              "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict | other CPU |")
@@ -601,6 +651,7 @@ def make_report(R: dict) -> str:
     else:
         L.append("not measured\n")
 
+    L.extend(report_wg(R, S))
     L.append("## Compile time: MLIR text → first result\n")
     L.append("compile = `xmux.compile(text)` + `prog.kernel(name)`; first launch = the first "
              "`k(...)` call (includes one run of the kernel at the benchmark size; the "
@@ -618,7 +669,7 @@ def make_report(R: dict) -> str:
              "ms | target cold ≤ 500 ms | target warm ≤ 50 ms |")
     L.append("|---|---|---|---|---|---|---|")
     pocl = R["pocl"]
-    for name in wl.KERNELS:
+    for name in COMPILE_KERNELS:
         c = R["xmux_compile"].get(name)
         f = R["fresh"].get(name)
         ip = "—"
@@ -638,13 +689,16 @@ def make_report(R: dict) -> str:
             cold_val = max(cold_val or 0.0, a["text_to_result_ms"])
             warm_val = b["text_to_result_ms"]
         pc = "—"
-        if pocl.get("build_ms") is not None:
-            pc = f"{fmt(pocl['build_ms'])} / {fmt(pocl['first_launch_ms'][name])}"
+        if name == "reduce_wg":
+            pc = "cannot build"
+        elif pocl.get("build_ms") is not None:
+            pc = f"{fmt(pocl['build_ms'])} / {fmt(pocl['first_launch_ms'].get(name))}"
         L.append(f"| {name} | {ip} | {fc} | {fw} | {pc} | "
                  f"{verdict(cold_val, TARGET_COLD_MS, True, 'ms')} | "
                  f"{verdict(warm_val, TARGET_WARM_MS, True, 'ms')} |")
     L.append("\nThe cold verdict takes the worse of in-process and fresh-process text→result.\n")
 
+    L.extend(report_spec(R))
     L.append("## Targets\n")
     for t in R["targets"]:
         L.append(f"- {t}")
@@ -667,7 +721,8 @@ def make_report(R: dict) -> str:
     L.append("## Method\n")
     L.append(
         "The PoCL kernels are the shared `kernels.cl` (`vecadd`, `saxpy`, `matmul_naive`, "
-        "`conv3x3_const`) run by `bench/pocl_worker.py` in the PoCL venv (kernel cache off); "
+        "`conv3x3_const`, `matmul_tiled`, `reduce_local`, `barrier_probe`) run by "
+        "`bench/pocl_worker.py` in the PoCL venv (kernel cache off); "
         "the xmux kernels are `bench/kernels/*.mlir` with the same arithmetic. Per kernel, all "
         f"backends run interleaved in bursts of ≈{R['settings']['BURST_S'] * 1e3:.0f} ms in "
         "rotating order (the shared baseline's "
@@ -687,6 +742,167 @@ def make_report(R: dict) -> str:
     return "\n".join(L) + "\n"
 
 
+def barrier_ns(R: dict, backend: str) -> float | None:
+    """ns per barrier per work-group: (64-barrier time - 0-barrier time) / 64 / groups."""
+    g = R["steady"].get(wl.PROBE, {})
+    a, b = g.get(f"{backend}-0"), g.get(f"{backend}-64")
+    if not a or not b:
+        return None
+    key = "event_ms" if "event_ms" in a else "wall_ms"
+    groups = R["sizes"]["n_probe"] // R["sizes"]["lsz_red"][0]
+    return (b[key]["median"] - a[key]["median"]) * 1e6 / (64 * groups)
+
+
+def report_wg(R: dict, S: wl.Sizes) -> list[str]:
+    """Issue 3 section: local memory, barriers, work-group collectives, barrier cost."""
+    L = ["## Barriers, local memory, work-group collectives (issue 3)\n",
+         "Same method and columns as the kernel-time table. `matmul_tiled` and `reduce_local` "
+         "stage data in work-group local memory (`memref.global` in memory space 3) with "
+         "`mux.work_group_barrier`s and require their local size (16×16, 256), as in "
+         "kernels.cl; `reduce_wg` uses `mux.work_group_reduce fadd` and has no required size "
+         "(**xmux reqd** = with one). PoCL 3.1 cannot build the OpenCL counterpart "
+         "(`work_group_reduce_add`: \"Cannot find symbol _Z21work_group_reduce_addf in kernel "
+         "library\", BASELINE.md), so `reduce_wg` is compared with the gcc block sums "
+         "(`ref_block_sums`, OpenMP + `omp simd` reduction) instead. gcc/numpy compute the "
+         "same result with plain loops (i-k-j matmul, per-block sums), no local memory.\n",
+         "| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
+         "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux ÷ gcc | xmux ÷ numpy | "
+         "target | verdict | other CPU |",
+         "|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---|---:|"]
+    for name in wl.KERNELS_WG:
+        g = R["steady"].get(name, {})
+        x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
+        if name in TARGET_VS_POCL:
+            tv, tgt, tl = ratio(x, "pocl"), TARGET_VS_POCL[name], "PoCL"
+        else:
+            tv, tgt, tl = ratio(x, "gcc"), TARGET_WG_VS_GCC[name], "gcc"
+        tl = f"≤ {tgt}× {tl}"
+        pk = cell(p, "event_ms") if p else ("cannot build" if name == "reduce_wg" else "—")
+        L.append(
+            f"| {name} | {wl.size_label(name, S)} | {cell(x)} | {cell(xr) if xr else 'n/a'} | "
+            f"{pk} | {fmt(p['wall_ms']['median']) if p else '—'} | {cell(g.get('gcc'))} | "
+            f"{cell(g.get('numpy'))} | {fmt(ratio(x, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | "
+            f"{fmt(ratio(x, 'numpy'))}× | {tl} | {verdict(tv, tgt, True)} | "
+            f"{other_cpu(R, name)} |")
+    L.append("")
+    pr = R["steady"].get(wl.PROBE, {})
+    L.append("### Barrier cost\n")
+    L.append(f"`barrier_probe` ({wl.size_label(wl.PROBE + '_0', S)}): a loop of 0 / 16 / 64 "
+             "iterations of `buf[lid] = buf[lid] * 0.5 + 1` (work-group local memory) each "
+             "followed by a work-group barrier; xmux (`bench/kernels/barrier_probe.mlir`, wall "
+             "time of the launch) and PoCL (`kernels.cl` `barrier_probe`, event time) measured "
+             "interleaved in one group. ns per barrier per 256-item work-group = (64-barrier "
+             "median − 0-barrier median) ÷ 64 ÷ work-groups; it includes the trivial update "
+             "of 256 floats between barriers (launch costs cancel out).\n")
+    L.append("| backend | 0 barriers ms | 16 barriers ms | 64 barriers ms | ns per barrier per "
+             f"group | target ≤ {TARGET_BARRIER_NS:.0f} ns | other CPU |")
+    L.append("|---|---|---|---|---:|---|---:|")
+    for b in ("xmux", "pocl"):
+        if f"{b}-0" not in pr:
+            continue
+        key = "event_ms" if b == "pocl" else "wall_ms"
+        ns = barrier_ns(R, b)
+        L.append(f"| {b} | " + " | ".join(cell(pr.get(f"{b}-{i}"), key) for i in wl.PROBE_ITERS)
+                 + f" | {fmt(ns)} | "
+                 + (verdict(ns, TARGET_BARRIER_NS, True, "ns") if b == "xmux" else "")
+                 + f" | {other_cpu(R, wl.PROBE)} |")
+    xn, pn = barrier_ns(R, "xmux"), barrier_ns(R, "pocl")
+    if xn is not None:
+        tiled = 2 * (S.n_mm // 16) * (S.n_mm // 16) ** 2
+        red = 9 * (S.n_red // S.lsz_red[0])
+        def xms(name: str) -> str:
+            x = R["steady"].get(name, {}).get("xmux")
+            return fmt(x["wall_ms"]["median"]) if x else "—"
+        L.append(f"\nAt this cost, matmul_tiled's {tiled} work-group barriers take ≈"
+                 f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms "
+                 f"and reduce_local's {red} barriers ≈{fmt(red * xn * 1e-6)} ms of its "
+                 f"{xms('reduce_local')} ms"
+                 + (f" (PoCL: ≈{fmt(tiled * pn * 1e-6)} ms and ≈{fmt(red * pn * 1e-6)} ms)"
+                    if pn is not None else "") + ".")
+    L.append("")
+    return L
+
+
+def targets_wg(R: dict) -> list[str]:
+    out = []
+    for name in wl.KERNELS_WG:
+        x = R["steady"].get(name, {}).get("xmux")
+        if name in TARGET_VS_POCL:
+            r, t, w = ratio(x, "pocl"), TARGET_VS_POCL[name], "PoCL"
+        else:
+            r, t = ratio(x, "gcc"), TARGET_WG_VS_GCC[name]
+            w = "gcc block sums (PoCL cannot build it)"
+        out.append(f"{name}: xmux ÷ {w} = {fmt(r)}× (target ≤ {t}×) → {verdict(r, t, True)}")
+    xn, pn = barrier_ns(R, "xmux"), barrier_ns(R, "pocl")
+    out.append(f"barrier cost: xmux {fmt(xn)} ns per barrier per 256-item group (target ≤ "
+               f"{TARGET_BARRIER_NS:.0f} ns; PoCL {fmt(pn)} ns in the same run) → "
+               f"{verdict(xn, TARGET_BARRIER_NS, True, 'ns')}")
+    return out
+
+
+def run_spec_conv(args, tmp: Path, errors: list[str]) -> dict:
+    """bench/spec_conv.py in a child process: its markdown and its raw numbers."""
+    out = tmp / "spec_conv.json"
+    cmd = [sys.executable, str(wl.BENCH_DIR / "spec_conv.py"), "--json", str(out),
+           "--pocl-python", args.pocl_python]
+    cmd += (["--quick"] if args.quick else []) + (["--no-pocl"] if args.no_pocl else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0 or not out.exists():
+        tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+        errors.append(f"spec_conv.py failed ({p.returncode}): {tail}")
+        log("  " + errors[-1])
+        if not out.exists():
+            return {}
+    # its stdout: verification log lines, then the markdown report from the first heading on
+    md = p.stdout[p.stdout.find("## "):] if "## " in p.stdout else ""
+    return {"markdown": md.strip(), "data": json.loads(out.read_text())}
+
+
+def spec_values(R: dict) -> tuple[float | None, float | None, float | None]:
+    """(specialized ÷ emulated, re-specialization ms, cached-launch overhead ms)."""
+    d = R.get("spec_conv", {}).get("data")
+    if not d:
+        return None, None, None
+    return (d["steady"]["xmux-jit"]["ratio_vs"]["xmux-emulated"],
+            d["respecialize"]["first_launch_minus_steady_ms"],
+            d["cached_launch_overhead_us"] * 1e-3)
+
+
+def report_spec(R: dict) -> list[str]:
+    sc = R.get("spec_conv")
+    if sc is None:
+        return []
+    L = ["## Specialization constants (issue 4, `bench/spec_conv.py`)\n",
+         "Run by `bench/run.py` as `bench/spec_conv.py --json …` after the steady-state phase "
+         "(PoCL worker of its own); its report, unchanged except for the heading level:\n"]
+    if "markdown" in sc:
+        L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
+    r, rs, cl = spec_values(R)
+    L.append("")
+    L.append("| issue-4 target | value | verdict |")
+    L.append("|---|---:|---|")
+    L.append(f"| specialized ≤ emulated (xmux-jit ÷ xmux-emulated, paired) | {fmt(r)}× | "
+             f"{verdict(r, 1.0, True)} |")
+    L.append(f"| re-specialization ≤ {TARGET_RESPEC_MS:.0f} ms (first launch with new values "
+             f"− steady kernel time) | {fmt(rs)} ms | "
+             f"{verdict(rs, TARGET_RESPEC_MS, True, 'ms')} |")
+    L.append(f"| cached repeat launch adds ≤ {TARGET_CACHED_LAUNCH_MS:.0f} ms | {fmt(cl)} ms | "
+             f"{verdict(cl, TARGET_CACHED_LAUNCH_MS, True, 'ms')} |")
+    L.append("")
+    return L
+
+
+def targets_spec(R: dict) -> list[str]:
+    if "spec_conv" not in R:
+        return []
+    r, rs, cl = spec_values(R)
+    return [f"conv3x3 spec constant: specialized ÷ emulated = {fmt(r)}× (≤ 1×) → "
+            f"{verdict(r, 1.0, True)}; re-specialization {fmt(rs)} ms (≤ "
+            f"{TARGET_RESPEC_MS:.0f}) → {verdict(rs, TARGET_RESPEC_MS, True, 'ms')}; cached "
+            f"repeat launch adds {fmt(cl)} ms (≤ {TARGET_CACHED_LAUNCH_MS:.0f}) → "
+            f"{verdict(cl, TARGET_CACHED_LAUNCH_MS, True, 'ms')}"]
+
+
 def targets_summary(R: dict) -> list[str]:
     out = []
     for name in wl.KERNELS:
@@ -697,7 +913,9 @@ def targets_summary(R: dict) -> list[str]:
     sp = ratio(th["xmux-1t"], "xmux-2t") if th else None
     out.append(f"matmul_naive 2 threads vs 1: {fmt(sp)}× (target ≥ {TARGET_THREAD_SPEEDUP}×) → "
                f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)}")
-    for name in wl.KERNELS:
+    out.extend(targets_wg(R))
+    out.extend(targets_spec(R))
+    for name in COMPILE_KERNELS:
         c = R["xmux_compile"].get(name, {})
         f = R["fresh"].get(name)
         vals = [median(c["total_ms"])] if c.get("total_ms") else []
@@ -734,6 +952,8 @@ def main() -> int:
                     "(default 2, --quick 0)")
     ap.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
                     help="first wait up to S seconds for the machine to be quiet")
+    ap.add_argument("--no-spec-conv", action="store_true",
+                    help="skip bench/spec_conv.py (specialization constants, issue 4)")
     ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.compile_child:
@@ -780,14 +1000,21 @@ def main() -> int:
         cal0 = bl.calibrate(lib)
         snap0 = bl.cpu_snapshot(pids)
         groups: list[tuple[str, list[bl.Backend]]] = []
-        for name in (*wl.KERNELS, wl.SMALL):
+        for name in (*wl.KERNELS, wl.SMALL, *wl.KERNELS_WG):
             xb = xm.get(name, {})
             bks = [xb[k] for k in ("xmux", "xmux-reqd", "xmux-1t") if k in xb and (
                 name == wl.SMALL or k != "xmux-1t")]
-            if pocl:
+            if pocl and name in POCL_NAMES:
                 bks.append(pocl.backend(name))
             bks += [gcc_bk[name], np_bk[name]]
             groups.append((name, bks))
+        # barrier probe: xmux and PoCL with 0 / 16 / 64 barriers, all interleaved
+        bks = list(xm.get(wl.PROBE, {}).values())
+        if pocl:
+            bks += [bl.Backend(f"pocl-{wl.probe_iters(p)}", "pocl",
+                               burst=lambda n, p=p: pocl.ask(f"run {p} {n}")) for p in wl.PROBES]
+        if bks:
+            groups.append((wl.PROBE, bks))
         for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
             if name in xm:
                 groups.append((grp, [xm[name]["xmux-1t"], xm[name]["xmux-2t"]]))
@@ -819,8 +1046,13 @@ def main() -> int:
         R["fresh"] = {}
         if not args.no_fresh and xm:
             log("[xmux] fresh-process text -> first result (cache off, then warm disk cache)")
-            names = [n for n in wl.KERNELS if n in xm][:1 if args.quick else None]
+            names = [n for n in COMPILE_KERNELS if n in xm][:1 if args.quick else None]
             R["fresh"] = fresh_compile_times(names, args.quick, reps_fresh, tmp, errors)
+        if not args.no_spec_conv:
+            log("[spec_conv] bench/spec_conv.py (conv3x3 with a specialization constant)")
+            R["spec_conv"] = run_spec_conv(args, tmp, errors)
+            for t in targets_spec(R):
+                log("  " + t)
     finally:
         if pocl:
             pocl.close()

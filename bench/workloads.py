@@ -29,9 +29,12 @@ class Sizes:
     n_mm: int
     conv_w: int
     conv_h: int
+    n_red: int = 1 << 24
+    n_probe: int = 1 << 20
     lsz_stream: tuple[int, ...] = (1024,)
     lsz_mm: tuple[int, ...] = (16, 16)
     lsz_conv: tuple[int, ...] = (64, 4)
+    lsz_red: tuple[int, ...] = (256,)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -40,9 +43,17 @@ class Sizes:
 #: BASELINE.md sizes
 FULL = Sizes(n_vec=1 << 22, n_mm=512, conv_w=2048, conv_h=2048)
 #: smoke-test sizes (every global size still divides by its local size, as OpenCL 1.2 needs)
-QUICK = Sizes(n_vec=1 << 16, n_mm=64, conv_w=256, conv_h=64)
+QUICK = Sizes(n_vec=1 << 16, n_mm=64, conv_w=256, conv_h=64, n_red=1 << 16, n_probe=1 << 14)
 
 KERNELS = ("vecadd", "saxpy", "matmul_naive", "conv3x3")
+#: issue 3: local memory, barriers, work-group collectives (reduce_wg has no PoCL version:
+#: PoCL 3.1 cannot build work_group_reduce_add)
+KERNELS_WG = ("matmul_tiled", "reduce_local", "reduce_wg")
+#: barrier-cost probe: bench/kernels/barrier_probe.mlir run with this many barriers in its loop;
+#: result names are barrier_probe_<iters>
+PROBE = "barrier_probe"
+PROBE_ITERS = (0, 16, 64)
+PROBES = tuple(f"{PROBE}_{i}" for i in PROBE_ITERS)
 #: launch-overhead probe: vecadd on the first N_SMALL elements, 16 work-groups of 1024
 SMALL = "vecadd_small"
 N_SMALL = 16 * 1024
@@ -80,16 +91,35 @@ def make_data(s: Sizes) -> dict[str, np.ndarray]:
     d["img_pad"] = np.pad(img, 1)  # (H+2) x (W+2), zero border
     d["w"] = bl.GAUSS3.copy()
     d["alpha"] = np.float32(bl.SAXPY_ALPHA)
+    d["r"] = rng.random(s.n_red, dtype=np.float32)
+    d["probe"] = rng.random(s.n_probe, dtype=np.float32)
     return d
+
+
+def probe_iters(name: str) -> int:
+    """barrier_probe_<iters> -> iters"""
+    return int(name.rsplit("_", 1)[1])
 
 
 def references(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """float64 results every backend is checked against (keyed by kernel name)."""
     bl = baseline()
+    mm = d["A"].astype(np.float64) @ d["B"].astype(np.float64)
+    red = d["r"].astype(np.float64).reshape(-1, bl.RED_WG).sum(axis=1)
+    probes = {}
+    for name in PROBES:  # iters times x = x * 0.5 + 1, in place
+        x = d["probe"].astype(np.float64)
+        for _ in range(probe_iters(name)):
+            x = x * 0.5 + 1.0
+        probes[name] = x
     return {
         "vecadd": d["a"].astype(np.float64) + d["b"],
         "saxpy": float(d["alpha"]) * d["x"].astype(np.float64) + d["y0"],
-        "matmul_naive": d["A"].astype(np.float64) @ d["B"].astype(np.float64),
+        "matmul_naive": mm,
+        "matmul_tiled": mm,
+        "reduce_local": red,
+        "reduce_wg": red,
+        **probes,
         "conv3x3": bl.conv_ref64(d["img_pad"], d["w"]),
         SMALL: d["a"][:N_SMALL].astype(np.float64) + d["b"][:N_SMALL],
     }
@@ -97,7 +127,8 @@ def references(d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 #: kernel name -> tolerance key of pocl_baseline.TOL
 TOL_KEY = {"vecadd": "vecadd", "saxpy": "saxpy", "matmul_naive": "matmul", "conv3x3": "conv",
-           SMALL: "vecadd"}
+           SMALL: "vecadd", "matmul_tiled": "matmul", "reduce_local": "reduce",
+           "reduce_wg": "reduce", **{p: "saxpy" for p in PROBES}}
 
 
 def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -106,8 +137,12 @@ def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]
         return (s.n_vec,), s.lsz_stream
     if name == SMALL:
         return (N_SMALL,), (1024,)
-    if name == "matmul_naive":
+    if name in ("matmul_naive", "matmul_tiled"):
         return (s.n_mm, s.n_mm), s.lsz_mm
+    if name in ("reduce_local", "reduce_wg"):
+        return (s.n_red,), s.lsz_red
+    if name.startswith(PROBE):
+        return (s.n_probe,), s.lsz_red
     if name == "conv3x3":
         return (s.conv_w, s.conv_h), s.lsz_conv
     raise KeyError(name)
@@ -115,7 +150,7 @@ def launch_shape(name: str, s: Sizes) -> tuple[tuple[int, ...], tuple[int, ...]]
 
 def size_label(name: str, s: Sizes) -> str:
     g, lsz = launch_shape(name, s)
-    if name in ("vecadd", "saxpy", SMALL):
+    if name in ("vecadd", "saxpy", SMALL, "reduce_local", "reduce_wg") or name.startswith(PROBE):
         n = g[0]
         what = f"2^{n.bit_length() - 1} f32" if n & (n - 1) == 0 else f"{n} f32"
     else:
