@@ -47,6 +47,7 @@ ACCESS_GROUPS = "xmux.access_groups"
 KERNEL_TABLE = "xmux.kernel_table"
 SPEC_CONSTANTS_USED = "spec.used_constants"
 SPEC_BUFFER_ARG = "spec.buffer_arg"
+SPEC_BUFFER_LOAD = "spec.buffer_load"
 
 ENTRY_POINT = "entry_point"
 SUB_KERNEL = "sub_kernel"
@@ -327,6 +328,15 @@ def get_spec_buffer_arg(op: Operation) -> int | None:
 
 def set_spec_buffer_arg(op: Operation, index: int | None) -> None:
     _set_or_clear(op, SPEC_BUFFER_ARG, None if index is None else IntegerAttr(index, i64))
+
+
+def is_spec_buffer_load(op: Operation) -> bool:
+    """An emulated specialization-constant load (invariant: convert-spec-to-llvm hoists it)."""
+    return SPEC_BUFFER_LOAD in op.attributes
+
+
+def set_spec_buffer_load(op: Operation, on: bool = True) -> None:
+    _set_or_clear(op, SPEC_BUFFER_LOAD, UnitAttr() if on else None)
 
 
 # ---------------------------------------------------------------------------------------
