@@ -478,6 +478,46 @@ def loaded_bound_ref(x, k):
     return x
 
 
+# A combining step marked mux.single_work_item (as lower-work-group-collectives makes it),
+# sharing its barrier region with ops before and after it: the body runs once per group as
+# work-item 0, so %u and %v inside are work-item 0's and the id queries return 0.
+SINGLE = kernel(
+    "single",
+    """
+  memref.store %v, %t[%lid] : memref<256xi32, 3>
+  BARRIER
+  %u = memref.load %t[%rev] : memref<256xi32, 3>
+  %first = arith.cmpi eq, %lid, %c0 : index
+  scf.if %first {
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %v) -> (i32) {
+      %e = memref.load %t[%j] : memref<256xi32, 3>
+      %acc2 = arith.addi %acc, %e : i32
+      scf.yield %acc2 : i32
+    }
+    %q0 = mux.get_local_id 0 : index
+    %q1 = mux.get_local_id 1 : index
+    %q2 = mux.get_local_id 2 : index
+    %q3 = mux.get_local_linear_id : index
+    %qa = arith.addi %q0, %q1 : index
+    %qb = arith.addi %q2, %q3 : index
+    %q = arith.addi %qa, %qb : index
+    %qi = arith.index_cast %q : index to i32
+    %s1 = arith.addi %s, %u : i32
+    %s2 = arith.addi %s1, %qi : i32
+    memref.store %s2, %t[%c0] : memref<256xi32, 3>
+  } {mux.single_work_item}
+  %u2 = arith.addi %u, %v : i32
+  BARRIER
+  %w = memref.load %t[%c0] : memref<256xi32, 3>
+  %o = arith.addi %w, %u2 : i32
+  memref.store %o, %out[%gid] : memref<?xi32>""",
+)
+
+
+def single_ref(x, k):
+    return (x.sum() + x[0] + x[-1]) + x[::-1] + x
+
+
 SHAPES = {
     "one": (ONE, one_ref, "structured"),
     "in_for": (IN_FOR, in_for_ref, "structured"),
@@ -491,6 +531,7 @@ SHAPES = {
     "tidied": (TIDIED, None, "structured"),
     "private": (PRIVATE, private_ref, "structured"),
     "loaded_bound": (LOADED_BOUND, loaded_bound_ref, "structured"),
+    "single": (SINGLE, single_ref, "structured"),
     "early_return": (EARLY_RETURN, early_return_ref, "dispatch"),
     "varying_trip": (VARYING_TRIP, varying_trip_ref, "dispatch"),
 }
@@ -564,6 +605,17 @@ def stored_types(module) -> list[str]:
         for op in module.walk()
         if isinstance(op, memref.AllocaOp) and "mux.per_work_item" in op.attributes
     ]
+
+
+def test_single_work_item_step_runs_outside_work_item_loops():
+    module = lowered(SINGLE)
+    kernel = next(f for f in module.ops if isinstance(f, func.FuncOp))
+    assert not [op for op in kernel.walk() if isinstance(op, scf.IfOp)]
+    # the fold loop sits at the group level, after local ids set to 0 for every dimension
+    fold = [op for op in kernel.body.block.ops if isinstance(op, scf.ForOp) and op.results]
+    assert len(fold) == 1
+    ids = [op for op in kernel.body.block.ops if isinstance(op, mux.SetLocalIdOp)]
+    assert sorted(op.dim.value.data for op in ids[-3:]) == [0, 1, 2]
 
 
 def test_tidied_values_are_recomputed_not_stored():

@@ -34,6 +34,11 @@ Values crossing segments
     innermost work-item loop then touches consecutive elements, which LLVM vectorizes into
     plain vector loads and stores; an array of per-work-item structs (the reference's AoS
     live-variable struct) would need strided gathers/scatters for the same loop.
+Single work-item steps
+    With ``single_work_item=True`` (and a factory implementing ``open_single``), a
+    result-less ``scf.if`` marked ``mux.single_work_item`` forms a segment of its own: its
+    body is emitted once at the group level for work-item 0 (linear index 0, the condition
+    not tested) instead of a nest testing the condition for every work-item.
 Private memory
     A static ``memref.alloca`` used in one segment only is hoisted to the kernel entry and
     shared (work-items of a segment run one after the other). One used in several segments
@@ -118,6 +123,12 @@ class NestFactory(ABC):
     @abstractmethod
     def zero(self) -> SSAValue:
         """Index 0, valid at the group level everywhere."""
+
+    def open_single(self, ip: InsertPoint) -> Nest:
+        """A "nest" for work-item 0 alone at the group level (no loop, linear index 0):
+        clients that let fission run ``mux.single_work_item`` bodies once per group override
+        it to also set the local ids to 0 at ``ip``."""
+        raise NotImplementedError(f"{type(self).__name__} does not run single work-items")
 
     def new_array(self, element: Attribute) -> SSAValue:
         alloca = memref.AllocaOp.get(
@@ -205,12 +216,16 @@ class Fission:
         ops: Sequence[Operation],
         lifted: Collection[Operation],
         wi_args: Collection[SSAValue] = (),
+        single_work_item: bool = False,
     ) -> None:
         self.f: NestFactory
         self.block = block
         self.ops = list(ops)
         self.lifted = set(lifted)
         self.wi_args = set(wi_args)
+        self.allow_single = single_work_item
+        self.single: set[Operation] = set()
+        """Marked ``scf.if``s run once per group as work-item 0 (their own segment)."""
         self.env: dict[SSAValue, SSAValue] = {}
         self.slots: dict[SSAValue, SSAValue] = {}
         self.wg: set[SSAValue] = set()
@@ -340,6 +355,10 @@ class Fission:
                 if not storable(v.type):
                     raise Unstructured(op, f"control value of type {v.type}")
                 self.uniformize.add(v)
+        if self.allow_single:
+            self.single = {
+                op for _, ops in levels for op in ops if self._runs_once(op)
+            }
         # Segments and hoisting.
         for block, ops in levels:
             idx = 0
@@ -347,6 +366,10 @@ class Fission:
                 if is_control_barrier(op) or op in self.lifted:
                     self.seg_index[op] = idx
                     idx += 1
+                    continue
+                if op in self.single:  # a segment of its own, between two others
+                    self.seg_index[op] = idx + 1
+                    idx += 2
                     continue
                 self.seg_index[op] = idx
                 if is_uniform_pure(op) and all(self.is_wg(r) for r in op.results):
@@ -362,6 +385,8 @@ class Fission:
             for op in ops:
                 if op in self.hoisted or op in self.lifted or is_control_barrier(op):
                     continue
+                if op in self.single:
+                    continue
                 if self._is_static_alloca(op):
                     self._classify_alloca(op, block)
                     continue
@@ -374,6 +399,23 @@ class Fission:
                                 "and cannot be kept per work-item"
                             )
                         self.needs_slot.add(v)
+
+    def _runs_once(self, op: Operation) -> bool:
+        """A result-less ``scf.if`` marked ``mux.single_work_item`` (condition: local
+        linear id == 0) without an else branch or barriers: its body can run once per group
+        as work-item 0 instead of testing the condition in a work-item loop."""
+        return (
+            isinstance(op, scf.IfOp)
+            and attrs.is_single_work_item(op)
+            and op not in self.lifted
+            and not op.results
+            and len(op.true_region.blocks) == 1
+            and (
+                not op.false_region.blocks
+                or op.false_region.block.first_op is op.false_region.block.last_op
+            )
+            and not any(is_control_barrier(o) for o in op.walk())
+        )
 
     def _lifted_storage(self, op: Operation) -> None:
         """Record which iteration values of ``op`` need arrays (shared where they are the
@@ -680,6 +722,10 @@ class Fission:
                 Rewriter.insert_op(mux.MemBarrierOp(op.scope.data, op.semantics_value()), ip)
             elif op in self.lifted:
                 seg = self._emit_lifted(op, seg, ip)
+            elif op in self.single:
+                self._close(seg, ip)
+                seg = None
+                self._emit_single(op, ip)
             elif op in self.hoisted:
                 clone = op.clone(value_mapper={o: self._wg_value(o) for o in op.operands})
                 where = ip
@@ -708,6 +754,22 @@ class Fission:
                     seg.mapping[old] = new
                     seg.defined.append(old)
         return seg
+
+    def _emit_single(self, op: Operation, ip: InsertPoint) -> None:
+        """The body of a single-work-item ``scf.if``, once, at the group level, as
+        work-item 0 (per-work-item values it uses are read at index 0)."""
+        assert isinstance(op, scf.IfOp)
+        one = _Segment(self.f.open_single(ip))
+        body = op.true_region.block
+        for inner in body.ops:
+            if inner is body.last_op:
+                break
+            for v in free_values(inner):
+                self._import(one, v)
+            clone = inner.clone(value_mapper=dict(one.mapping))
+            Rewriter.insert_op(clone, one.nest.ip)
+            for old, new in zip(inner.results, clone.results, strict=True):
+                one.mapping[old] = new
 
     def _sinkable(self, op: Operation) -> bool:
         """Pure ops with re-computable results are emitted where they are used (possibly

@@ -32,6 +32,11 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   per group. Values crossing regions are re-computed when cheap (id arithmetic, casts,
   uniform values) or kept in per-work-item arrays (structure of arrays, indexed by the
   linear work-item index of the nest).
+  An ``scf.if`` marked ``mux.single_work_item`` (the combining step of a lowered work-group
+  collective, condition ``local linear id == 0``) at the top level of a barrier region gets
+  no loop: its body runs once per group as work-item 0 (``mux.set_local_id d, 0`` before it,
+  per-work-item values it uses read at index 0), splitting its region in three when other
+  ops share it.
 * **Region dispatch** otherwise (CFG bodies, barriers under control flow that is not provably
   uniform, e.g. a guarded barrier in a loop whose trip count varies per work-item): the body
   becomes one function per entry, ``@<kernel>.mux-region-<r>(args, lin, state, storage...)
@@ -40,6 +45,7 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   is pending: run every work-item waiting at the lowest barrier through that entry's
   function``. Values live across barriers (or around a loop back edge) are re-computed or
   stored per work-item.
+  There, a ``mux.single_work_item`` ``scf.if`` stays as it is (tested per work-item).
 * A barrier under ``scf.if``/``scf.while``/``scf.for`` control that provably differs between
   work-items (``local id == x``, a loop bound that is the local id plus a uniform value) is
   an error naming the kernel and barrier. ``mux.sub_group_barrier`` is a fence (sub-groups
@@ -370,6 +376,13 @@ class KernelNests(NestFactory):
 
         return Nest(outer, InsertPoint.before(yield_op), make_lin, ivs[-1])
 
+    def open_single(self, ip: InsertPoint) -> Nest:
+        # work-item 0 at the group level: queries inside see local id (0, 0, 0); the
+        # nests after it set their own ids again
+        zero = self.zero()
+        Rewriter.insert_op([mux.SetLocalIdOp(d, zero) for d in self.b.loop_dims], ip)
+        return Nest(None, ip, self.zero)
+
 
 def _prologue(builder: WorkItemLoopBuilder, entry: Block) -> KernelNests:
     first = entry.first_op
@@ -390,7 +403,7 @@ def apply_with_barriers(kernel: func.FuncOp) -> str:
         if not isinstance(terminator, func.ReturnOp):
             raise _pass_error(kernel, "the body must end in func.return")
         ops = [op for op in entry.ops if op is not terminator]
-        fission = Fission(entry, ops, lifts_for_barriers(entry))
+        fission = Fission(entry, ops, lifts_for_barriers(entry), single_work_item=True)
         try:
             fission.analyze()
         except Unstructured:
