@@ -13,8 +13,13 @@ the xDSL pipeline. The module-level records (``spec.property``, ``spec.default_v
 no LLVM form and are dropped here (``xmux.compile`` reads them before this pass).
 
 Runs late (just before ``convert-to-llvm``) so the scheduling passes see pure ``spec.*`` ops
-(hoisted and re-computed freely) rather than loads. Expects: ``lower-spec-constants`` has run
-(a marker left is an error). Guarantees: no ``spec.*`` ops left.
+(hoisted and re-computed freely) rather than loads. The values are materialized at the top of
+each function's entry block (once per leaf and function): the reads are invariant, and outside
+the work-item loops they do not spoil the loops' parallel-access annotation (an un-annotated
+load inside makes LLVM vectorize with run-time alias checks). For the same reason the emulated
+buffer loads (``spec.buffer_load``, GEP from an entry-block argument) are hoisted there too.
+Expects: ``lower-spec-constants`` has run (a marker left is an error). Guarantees: no
+``spec.*`` ops and no ``spec.buffer_load`` marks left.
 
 Option ``values="N=v,M=w"`` sets leaves by numeric id (``true``/``false`` for ``i1``).
 
@@ -31,7 +36,7 @@ After (``values="0=7"``)::
     llvm.mlir.global internal constant @"xmux.spec_constant.0"(7 : i32) {addr_space = 0 : i32} : i32
     func.func @k() {
       %0 = llvm.mlir.addressof @"xmux.spec_constant.0" : !llvm.ptr
-      %x = llvm.load %0 : !llvm.ptr -> i32
+      %x = llvm.load %0 : !llvm.ptr -> i32        // at the top of the entry block
       ...
 """
 
@@ -40,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import llvm
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
@@ -50,11 +55,11 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import spec
+from xmux.dialects import attrs, spec
 from xmux.errors import XmuxError
 from xmux.runtime.spec_constants import GLOBAL_PREFIX
 
@@ -105,6 +110,7 @@ class ConvertSpecToLLVM(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         given = parse_values(self.values)
         leaves: dict[int, IntegerAttr | FloatAttr] = {}
+        hoist = _Hoister()
         for o in list(op.walk()):
             if isinstance(o, spec.GetSpecConstantOp):
                 raise XmuxError(
@@ -119,11 +125,12 @@ class ConvertSpecToLLVM(ModulePass):
                         f"({leaves[o.id]} and {value})"
                     )
                 leaves[o.id] = value  # type: ignore[assignment]
-                addr = llvm.AddressOfOp(_global_name(o.id), PTR)
-                load = llvm.LoadOp(addr, o.result.type)
-                self._replace(o, [addr, load])
+                hoist.leaf(o)
             elif isinstance(o, spec.ConstantCompositeOp):
-                self._replace(o, self._composite(o))
+                hoist.composite(o, self._composite(o))
+            elif isinstance(o, llvm.LoadOp) and attrs.is_spec_buffer_load(o):
+                attrs.set_spec_buffer_load(o, False)
+                hoist.buffer_load(o)
             elif isinstance(o, (spec.PropertyOp, spec.DefaultValuesOp)):
                 o.detach()
                 o.erase()
@@ -156,11 +163,76 @@ class ConvertSpecToLLVM(ModulePass):
                 ops.append(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), agg, e))
         return ops
 
+
+def _entry_block(op: Operation) -> Block | None:
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, (func.FuncOp, llvm.FuncOp)):
+        fn = fn.parent_op()
+    return fn.body.blocks[0] if fn is not None and fn.body.blocks else None
+
+
+class _Hoister:
+    """Materializes values at the top of their function's entry block, in program order."""
+
+    def __init__(self) -> None:
+        self._anchor: dict[Block, Operation | None] = {}  # last op hoisted into each block
+        self._leaves: dict[tuple[Block, int], SSAValue] = {}
+
+    def _insert(self, block: Block, ops: list[Operation]) -> None:
+        last = self._anchor.get(block)
+        if last is None:
+            first = block.first_op
+            if first is None:
+                block.add_ops(ops)
+            else:
+                Rewriter.insert_op(ops, InsertPoint.before(first))
+        else:
+            Rewriter.insert_op(ops, InsertPoint.after(last))
+        self._anchor[block] = ops[-1]
+
     @staticmethod
-    def _replace(o: Operation, ops: list[Operation]) -> None:
-        Rewriter.insert_op(ops, InsertPoint.before(o))
-        result = ops[-1].results[0]
-        result.name_hint = o.results[0].name_hint
-        o.results[0].replace_all_uses_with(result)
+    def _replace(o: Operation, value: SSAValue) -> None:
+        if value.name_hint is None:
+            value.name_hint = o.results[0].name_hint
+        o.results[0].replace_all_uses_with(value)
         o.detach()
         o.erase()
+
+    def leaf(self, o: spec.SpecConstantOp) -> None:
+        block = _entry_block(o)
+        if block is None:  # not in a function: materialize in place
+            addr = llvm.AddressOfOp(_global_name(o.id), PTR)
+            load = llvm.LoadOp(addr, o.result.type)
+            Rewriter.insert_op([addr, load], InsertPoint.before(o))
+            self._replace(o, load.dereferenced_value)
+            return
+        value = self._leaves.get((block, o.id))
+        if value is None:
+            addr = llvm.AddressOfOp(_global_name(o.id), PTR)
+            load = llvm.LoadOp(addr, o.result.type)
+            self._insert(block, [addr, load])
+            value = self._leaves[(block, o.id)] = load.dereferenced_value
+        self._replace(o, value)
+
+    def composite(self, o: spec.ConstantCompositeOp, ops: list[Operation]) -> None:
+        block = _entry_block(o)
+        if block is None:
+            Rewriter.insert_op(ops, InsertPoint.before(o))
+        else:
+            self._insert(block, ops)  # its elements are hoisted already (program order)
+        self._replace(o, ops[-1].results[0])
+
+    def buffer_load(self, load: llvm.LoadOp) -> None:
+        gep = load.ptr.owner
+        block = _entry_block(load)
+        if (
+            block is None
+            or not isinstance(gep, llvm.GEPOp)
+            or sum(1 for _ in gep.results[0].uses) != 1
+            or not isinstance(gep.ptr, BlockArgument)
+            or gep.ptr.block is not block
+        ):
+            return  # the buffer is not an argument of this function: leave the load be
+        gep.detach()
+        load.detach()
+        self._insert(block, [gep, load])

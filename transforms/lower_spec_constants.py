@@ -16,7 +16,8 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   callers (call sites pass it on); an entry point that gets it records the argument's index in
   ``spec.buffer_arg``, and the runtime fills it. Host code cannot set values: its
   ``mux.launch``es of such kernels pass the address of ``@"xmux.spec_constants.defaults"``,
-  a constant global holding the default blob.
+  a constant global holding the default blob. The loads carry ``spec.buffer_load`` so that
+  ``convert-spec-to-llvm`` can hoist them out of the work-item loops.
 
 ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
 scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
@@ -182,6 +183,7 @@ def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -
     gep = llvm.GEPOp(buffer, [c.offset], i8)
     is_i1 = c.type == i1
     load = llvm.LoadOp(gep, i8 if is_i1 else c.type, alignment=rt.align_of(c.model))
+    attrs.set_spec_buffer_load(load)  # invariant: convert-spec-to-llvm hoists it
     ops: list[Operation] = [gep, load]
     if is_i1:
         ops.append(arith.TruncIOp(load.dereferenced_value, i1))

@@ -3,8 +3,8 @@
 
 // The host's native form: one internal constant global per leaf id holding its value (the
 // default, or the values option), read with llvm.load; composites become undef +
-// insertvalue (structs, arrays) or insertelement (vectors); a repeated leaf shares its
-// global; the records are dropped.
+// insertvalue (structs, arrays) or insertelement (vectors); a repeated leaf reuses the value
+// of its first read in the function (%x2 is %x); the records are dropped.
 
 spec.property "id_int" : i32 = [(0, 0, 4)]
 spec.default_values "0x2A000000"
@@ -37,10 +37,8 @@ spec.default_values "0x2A000000"
 // CHECK-NEXT:    %9 = llvm.insertelement %x, %7[%8 : i32] : vector<2xi32>
 // CHECK-NEXT:    %10 = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT:    %v = llvm.insertelement %x, %9[%10 : i32] : vector<2xi32>
-// CHECK-NEXT:    %11 = llvm.mlir.addressof @xmux.spec_constant.0 : !llvm.ptr
-// CHECK-NEXT:    %x2 = llvm.load %11 : !llvm.ptr -> i32
-// CHECK-NEXT:    %12 = llvm.mlir.addressof @xmux.spec_constant.3 : !llvm.ptr
-// CHECK-NEXT:    %f = llvm.load %12 : !llvm.ptr -> i1
+// CHECK-NEXT:    %11 = llvm.mlir.addressof @xmux.spec_constant.3 : !llvm.ptr
+// CHECK-NEXT:    %f = llvm.load %11 : !llvm.ptr -> i1
 // CHECK-NEXT:    func.return
 func.func @k() {
   %x = spec.constant spec_id(0) = 42 : i32

@@ -15,7 +15,7 @@ spec.specialization_id @scale = 2.5 : f32
 
 // CHECK:      func.func @leaf(%x: f32, %spec_buffer: !llvm.ptr) -> f32 {
 // CHECK-NEXT:   %0 = llvm.getelementptr %spec_buffer[0] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT:   %s = llvm.load %0 {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT:   %s = llvm.load %0 {spec.buffer_load, alignment = 4 : i64} : !llvm.ptr -> f32
 func.func @leaf(%x: f32) -> f32 {
   %s = spec.get_scalar "scale", @scale : f32
   %r = arith.mulf %x, %s : f32
@@ -31,7 +31,7 @@ func.func @middle(%x: f32) -> f32 {
 
 // CHECK:      func.func @explicit(%p: !llvm.ptr) -> i1 {
 // CHECK-NEXT:   %0 = llvm.getelementptr %p[4] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT:   %1 = llvm.load %0 {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK-NEXT:   %1 = llvm.load %0 {spec.buffer_load, alignment = 1 : i64} : !llvm.ptr -> i8
 // CHECK-NEXT:   %f = arith.trunci %1 : i8 to i1
 func.func @explicit(%p: !llvm.ptr) -> i1 {
   %f = spec.get_scalar "flag", @flag, %p : i1

@@ -19,11 +19,11 @@ spec.specialization_id @id_Nested = [5.0 : f32, 6.0 : f32] : !llvm.struct<(f32, 
 // CHECK-LABEL: func.func @k(%spec_buffer: !llvm.ptr)
 // CHECK-SAME:    spec.buffer_arg = 0 : i64
 // CHECK-NEXT:    %0 = llvm.getelementptr %spec_buffer[0] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT:    %x = llvm.load %0 {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:    %x = llvm.load %0 {spec.buffer_load, alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK-NEXT:    %1 = llvm.getelementptr %spec_buffer[4] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT:    %a = llvm.load %1 {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(i32, !llvm.struct<(f32, f32)>)>
+// CHECK-NEXT:    %a = llvm.load %1 {spec.buffer_load, alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(i32, !llvm.struct<(f32, f32)>)>
 // CHECK-NEXT:    %2 = llvm.getelementptr %spec_buffer[16] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT:    %n = llvm.load %2 {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    %n = llvm.load %2 {spec.buffer_load, alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(f32, f32)>
 // CHECK-NEXT:    func.return
 func.func @k() attributes {mux.kernel = "entry_point"} {
   %x = spec.get_scalar "id_int", @id_int : i32

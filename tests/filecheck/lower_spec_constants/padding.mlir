@@ -26,19 +26,19 @@ spec.specialization_id @last = 9 : i8
 
 // CHECK-LABEL: func.func @k(%spec_buffer: !llvm.ptr)
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[0]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 1 : i64} : !llvm.ptr -> i8
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[8]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> !llvm.struct<(i8, f64)>
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 8 : i64} : !llvm.ptr -> !llvm.struct<(i8, f64)>
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[24]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> !llvm.struct<(f64, i8)>
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 8 : i64} : !llvm.ptr -> !llvm.struct<(f64, i8)>
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[40]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(i8, i32, i8)>
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 4 : i64} : !llvm.ptr -> !llvm.struct<(i8, i32, i8)>
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[64]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<3xf32>
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 16 : i64} : !llvm.ptr -> vector<3xf32>
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[80]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr -> !llvm.array<2 x !llvm.struct<(i16, i8)>>
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 2 : i64} : !llvm.ptr -> !llvm.array<2 x !llvm.struct<(i16, i8)>>
 // CHECK-NEXT:    llvm.getelementptr %spec_buffer[88]
-// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK-NEXT:    llvm.load %{{.*}} {spec.buffer_load, alignment = 1 : i64} : !llvm.ptr -> i8
 func.func @k() attributes {mux.kernel = "entry_point"} {
   %0 = spec.get_scalar "c", @c : i8
   %1 = spec.get_composite "cd", @cd : !llvm.struct<(i8, f64)>
