@@ -43,9 +43,10 @@ import re
 import struct
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -568,6 +569,13 @@ class SpecTable:
             out += [head, llvm_literal(scalar, buffer, offset), tail, text]
         return "".join(out)
 
+    def with_template(self, template: str) -> SpecTable:
+        """The same constants with another LLVM IR template (a variant of the program)."""
+        t = SpecTable(self.mode, [], b"", self.kernels, template)
+        t.constants, t.default_values = self.constants, self.default_values
+        t._leaf_at = self._leaf_at
+        return t
+
     # -- serialization (stored next to the cached object) -------------------------------
 
     def to_json(self) -> str:
@@ -696,6 +704,16 @@ def load_table(key: str, cache_dir: Path | str | None) -> SpecTable | None:
 # ---------------------------------------------------------------------------------------
 
 
+class LaunchTarget(NamedTuple):
+    """What ``SpecState.launch`` resolved: the entry hook to call (None: the program's own),
+    trailing arguments, an object to keep alive during the launch, and the value-set bytes."""
+
+    entry: object | None
+    extra: tuple[int, ...]
+    keep: object
+    buffer: bytes
+
+
 class SpecState:
     """Per program: the value map (``set_spec_constant``) and the specializations.
 
@@ -725,6 +743,8 @@ class SpecState:
         self._modules: dict[bytes, object] = {}
         self._entries: dict[tuple[str, bytes], object] = {}
         self._buffers: dict[bytes, np.ndarray] = {}
+        self._variants: dict[str, SpecTable] = {}
+        self._variant_entries: dict[tuple[str, bytes], object] = {}
         #: distinct value sets this program specialized for (tests and benchmarks)
         self.specializations = 0
 
@@ -753,12 +773,32 @@ class SpecState:
 
     def launch(
         self, kernel: str, symbol: str, call_values: Mapping[str, object] | None
-    ) -> tuple[object | None, tuple[int, ...], object]:
+    ) -> LaunchTarget:
+        """``resolve`` then, in JIT mode, the entry hook specialized for the values."""
+        target = self.resolve(kernel, call_values)
+        if self.table.mode != "native":
+            return target
+        return target._replace(entry=self.entry(kernel, symbol, target.buffer))
+
+    def entry(self, kernel: str, symbol: str, buf: bytes) -> object | None:
+        """JIT mode: the program's entry hook specialized for ``buf`` (None: the defaults,
+        i.e. the program's own code)."""
+        if buf == self.table.default_values:
+            return None
+        entry = self._entries.get((kernel, buf))
+        if entry is None:
+            entry = self._specialize(kernel, symbol, buf)
+        return entry
+
+    def resolve(self, kernel: str, call_values: Mapping[str, object] | None) -> LaunchTarget:
+        """The value set of a launch (checked), without compiling anything: in JIT mode the
+        blob with the values of the constants the kernel reads, in emulated mode the buffer
+        (its address as the trailing argument when the kernel takes one)."""
         use = self.table.kernels.get(kernel, KernelSpecUse())
         merged = self._merged(call_values)
         if self.table.mode == "emulated":
             if not use.buffer_arg:
-                return None, (), None
+                return LaunchTarget(None, (), None, b"")
             buf = self.table.buffer_bytes(merged)
             arr = self._buffers.get(buf)
             if arr is None:
@@ -767,16 +807,41 @@ class SpecState:
                     if len(self._buffers) >= self.MAX_BUFFERS:
                         self._buffers.clear()
                     self._buffers[buf] = arr
-            return None, (arr.ctypes.data,), arr
+            return LaunchTarget(None, (arr.ctypes.data,), arr, buf)
         # JIT: specialize on the constants this kernel reads; the others keep their defaults
         mine = {s: v for s, v in merged.items() if s in use.uses}
-        buf = self.table.buffer_bytes(mine)
-        if buf == self.table.default_values:
-            return None, (), None
-        entry = self._entries.get((kernel, buf))
-        if entry is None:
-            entry = self._specialize(kernel, symbol, buf)
-        return entry, (), None
+        return LaunchTarget(None, (), None, self.table.buffer_bytes(mine))
+
+    def variant_entry(
+        self, symbol: str, tag: str, buf: bytes, build_ir: Callable[[], str]
+    ) -> object:
+        """JIT mode: the entry hook of a *variant* of the program (e.g. its kernel specialized
+        on a local size: ``build_ir()`` gives the variant's LLVM IR, with the leaf globals),
+        specialized for the value set ``buf``. Variants are lowered once per ``tag``."""
+        from xmux.runtime import abi, jit
+
+        entry = self._variant_entries.get((tag, buf))
+        if entry is not None:
+            return entry
+        with self._lock:
+            table = self._variants.get(tag)
+            if table is None:
+                table = self.table.with_template(build_ir())
+                self._variants[tag] = table
+            key = None
+            if self.program_key:
+                key = value_set_key(f"{self.program_key}/{tag}", buf)
+            module = jit.compile_ir(
+                table.specialize(buf),
+                kernel_infos_json=self.kernel_infos_json,
+                cache_key=key,
+                disk_cache=self.disk_cache and key is not None,
+            )
+            self._modules[(tag, buf)] = module  # type: ignore[index]
+            entry = abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+            self._variant_entries[(tag, buf)] = entry
+            self.specializations += 1
+            return entry
 
     def _specialize(self, kernel: str, symbol: str, buf: bytes) -> object:
         from xmux.runtime import abi, jit

@@ -212,11 +212,10 @@ class Kernel:
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored."""
         info = self.info
-        entry, extra, keep = self._entry, (), None
+        extra, keep, values = (), None, b""
         spec = self.program._spec
         if spec is not None:
-            target, extra, keep = spec.launch(info.name, info.symbol, spec_constants)
-            entry = target if target is not None else entry
+            _, extra, keep, values = spec.resolve(info.name, spec_constants)
         else:
             _spec.reject_values(f"kernel '{info.name}'", spec_constants)
         nd = launch.NDRange(
@@ -234,8 +233,10 @@ class Kernel:
             packed = launch.PackedArgs(self._spec_info, (*args, *extra))
         else:
             packed = launch.PackedArgs(info, args)
-        if spec is None:
-            entry = self.program._local_size_variant(self, nd) or entry
+        entry = self.program._local_size_variant(self, nd, values)
+        if entry is None and spec is not None and spec.table.mode == "native":
+            entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
+        entry = entry or self._entry
         n = threads or self.program.threads or launch.default_threads()
         launch.run_ndrange(entry, packed.address, nd, n)
         del keep  # the emulated buffer lives until the launch has finished
@@ -267,7 +268,7 @@ class Program:
         self._launch_counts: dict[tuple[str, tuple[int, ...]], int] = {}
         self._variants: dict[tuple[str, tuple[int, ...]], object] = {}
 
-    def _local_size_variant(self, kernel: Kernel, nd: launch.NDRange):
+    def _local_size_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""):
         """The kernel's entry hook specialised for this launch's local size, if worth it.
 
         As PoCL does, the work-group function is compiled again with the local size as a
@@ -275,35 +276,57 @@ class Program:
         and vectorize without remainders (conv3x3: 1.3x faster). Only for uniform launches
         (every group full), kernels without a required size, and only from the second launch
         with the same local size, so a one-off launch does not pay a second compilation.
-        ``XMUX_SPECIALIZE=0`` or ``compile(specialize=False)`` turns it off.
+        ``XMUX_SPECIALIZE=0`` or ``compile(specialize=False)`` turns it off. With native
+        specialization constants the variant is specialized for the launch's ``values`` too
+        (``SpecState.variant_entry``); emulated ones need nothing: same arguments.
         """
         if self._source is None or kernel.info.reqd_work_group_size is not None:
             return None
         if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
             return None
         key = (kernel.name, nd.local_size)
+        native_spec = self._spec is not None and self._spec.table.mode == "native"
         if key in self._variants:
+            if native_spec:
+                return self._spec_variant(kernel, nd, values)
             return self._variants[key]
         seen = self._launch_counts.get(key, 0) + 1
         self._launch_counts[key] = seen
         if seen < 2:
             return None
+        if native_spec:
+            self._variants[key] = None  # lowered lazily per value set by the SpecState
+            return self._spec_variant(kernel, nd, values)
         self._variants[key] = self._compile_variant(kernel.info, nd.local_size)
         return self._variants[key]
 
-    def _compile_variant(self, info: KernelInfo, local: tuple[int, ...]):
+    def _spec_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes):
+        local = nd.local_size
+        return self._spec.variant_entry(  # type: ignore[union-attr]
+            kernel.info.symbol,
+            f"{kernel.name}/{local}",
+            values,
+            lambda: self._variant_ir(kernel.info, local),
+        )
+
+    def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> str:
         from xdsl.dialects.builtin import ModuleOp
 
         from xmux.dialects import attrs
-        from xmux.runtime import jit
 
-        text, pipeline, base_key, use_cache = self._source  # type: ignore[misc]
+        text, pipeline, _, _ = self._source  # type: ignore[misc]
         module = parse(text) if isinstance(text, str) else text.clone()  # type: ignore[union-attr]
         assert isinstance(module, ModuleOp)
         for f in attrs.entry_points(module):
             if f.sym_name.data == info.name:
                 attrs.set_reqd_work_group_size(f, local)
-        ir_text, _ = compile_to_llvm_ir(module, pipeline)
+        return compile_to_llvm_ir(module, pipeline)[0]
+
+    def _compile_variant(self, info: KernelInfo, local: tuple[int, ...]):
+        from xmux.runtime import jit
+
+        _, _, base_key, use_cache = self._source  # type: ignore[misc]
+        ir_text = self._variant_ir(info, local)
         key = None
         if base_key:
             key = hashlib.sha256(f"{base_key}/{info.name}/{local}".encode()).hexdigest()
