@@ -1050,7 +1050,19 @@ def main() -> int:
             R["fresh"] = fresh_compile_times(names, args.quick, reps_fresh, tmp, errors)
         if not args.no_spec_conv:
             log("[spec_conv] bench/spec_conv.py (conv3x3 with a specialization constant)")
-            R["spec_conv"] = run_spec_conv(args, tmp, errors)
+            R["spec_conv"], R["retried"]["spec_conv"] = {}, 0
+            for attempt in range(1 + args.retries):
+                if attempt:
+                    log(f"    other processes were busy: running spec_conv.py again "
+                        f"({wait_idle(60)})")
+                sc = run_spec_conv(args, tmp, errors if attempt == args.retries else [])
+                busy = sc.get("data", {}).get("cpu_steady", {}).get("foreign_pct", 1e9)
+                if busy < R["spec_conv"].get("data", {}).get("cpu_steady", {}).get(
+                        "foreign_pct", 1e9) or not R["spec_conv"]:
+                    R["spec_conv"] = sc
+                R["retried"]["spec_conv"] = attempt
+                if sc and busy <= BUSY_LIMIT_PCT:
+                    break
             for t in targets_spec(R):
                 log("  " + t)
     finally:
