@@ -270,10 +270,11 @@ def main() -> int:
     before = bl.cpu_snapshot(pids)
     try:
         results["steady"] = bl.interleaved(backends)
+        # before the worker exits: a gone pid's CPU time would count as other processes'
+        results["cpu_steady"] = bl.cpu_delta(before, bl.cpu_snapshot(pids))
     finally:
         if pocl is not None:
             pocl.close()
-    results["cpu_steady"] = bl.cpu_delta(before, bl.cpu_snapshot(pids))
     before = bl.cpu_snapshot([os.getpid()])
 
     # re-specialization: fresh random coefficients each time (no cache can hit)
