@@ -48,6 +48,8 @@ KERNEL_TABLE = "xmux.kernel_table"
 SPEC_CONSTANTS_USED = "spec.used_constants"
 SPEC_BUFFER_ARG = "spec.buffer_arg"
 SPEC_BUFFER_LOAD = "spec.buffer_load"
+OACC_DIMS = "oacc.dims"
+OACC_LEVEL_DIMS = "oacc.level_dims"
 
 ENTRY_POINT = "entry_point"
 SUB_KERNEL = "sub_kernel"
@@ -391,3 +393,39 @@ def dump_kernel_infos(infos: Sequence[KernelInfo]) -> str:
 
 def load_kernel_infos(text: str) -> list[KernelInfo]:
     return [KernelInfo.from_json(d) for d in json.loads(text)]
+
+
+# ---------------------------------------------------------------------------------------
+# OpenACC kernels (convert-acc-to-oacc writes, expand-oacc-reductions reads)
+# ---------------------------------------------------------------------------------------
+
+#: Default mapping of OpenACC levels to NDRange dimensions: gang -> work-group dimension 0,
+#: worker -> local dimension 1, vector -> local dimension 0.
+DEFAULT_OACC_LEVEL_DIMS: tuple[int, int, int] = (0, 1, 0)
+
+DYNAMIC_DIM = -1
+
+
+def get_oacc_dims(op: Operation) -> tuple[int, int, int] | None:
+    """(num_gangs, num_workers, vector_length) of a kernel outlined from ``acc.parallel``;
+    ``DYNAMIC_DIM`` (-1) where the size is only known at run time. None: not an OpenACC
+    kernel."""
+    dims = _get_int_array(op, OACC_DIMS)
+    return None if dims is None else (dims[0], dims[1], dims[2])
+
+
+def set_oacc_dims(op: Operation, dims: Sequence[int | None]) -> None:
+    _set_or_clear(op, OACC_DIMS, _int_array([DYNAMIC_DIM if d is None else d for d in dims]))
+
+
+def get_oacc_level_dims(op: Operation) -> tuple[int, int, int]:
+    """NDRange dimension of each level (gang: group id dimension; worker, vector: local id
+    dimensions) of an OpenACC kernel."""
+    dims = _get_int_array(op, OACC_LEVEL_DIMS)
+    return DEFAULT_OACC_LEVEL_DIMS if dims is None else (dims[0], dims[1], dims[2])
+
+
+def set_oacc_level_dims(op: Operation, dims: Sequence[int]) -> None:
+    _set_or_clear(
+        op, OACC_LEVEL_DIMS, None if tuple(dims) == DEFAULT_OACC_LEVEL_DIMS else _int_array(dims)
+    )
