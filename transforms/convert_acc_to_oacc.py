@@ -552,7 +552,11 @@ class _Outliner:
                 return (0 if v.owner is self.host.body.block else 1, v.index)
             return (2, order.get(v.owner, 0))
 
-        captured.sort(key=lambda v: defined_at(_root(v)))
+        def source(v: SSAValue) -> SSAValue:
+            r = _root(v)
+            return _root(r.owner.var) if isinstance(r.owner, acc.FirstprivateOp) else r
+
+        captured.sort(key=lambda v: defined_at(source(v)))
         # what each captured value becomes in the kernel
         block = Block()
         args: list[SSAValue] = []  # host values passed to the launch
@@ -582,6 +586,8 @@ class _Outliner:
             owner = root.owner
             if isinstance(owner, (acc.PrivateOp, acc.FirstprivateOp)):
                 privates.append((v, owner))
+                if isinstance(owner, acc.FirstprivateOp):
+                    host_arg(source(v))
             elif isinstance(owner, arith.ConstantOp):
                 c = owner.clone()
                 consts.append(c)
@@ -952,11 +958,16 @@ class _Outliner:
     def _trip_count(self, b: _Builder, lb: SSAValue, ub: SSAValue, st: SSAValue, inclusive: bool,
                     ) -> SSAValue:
         """max(0, ceil((ub - lb) / step)); the sign of a non-constant step is taken as +."""
-        if inclusive:
-            ub = b.add(ub, st)
         cst = _const_int(st)
         if cst == 0:
             raise _err(f"acc.loop in {self.where}: step 0")
+        clb, cub = _const_int(lb), _const_int(ub)
+        if cst is not None and clb is not None and cub is not None:
+            cub += cst if inclusive else 0
+            n = (cub - clb) if cst > 0 else (clb - cub)
+            return b.const(max(0, -(-n // abs(cst))))
+        if inclusive:
+            ub = b.add(ub, st)
         if cst is not None and cst < 0:
             return b.ceildiv_pos(b.sub(lb, ub), b.const(-cst))
         return b.ceildiv_pos(b.sub(ub, lb), st)

@@ -18,6 +18,7 @@ from xmux.registry import get_all_passes
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
