@@ -305,7 +305,7 @@ def _reduction_info(red: SSAValue, module_recipes: dict[str, Operation], where: 
     kind = _KINDS[opk]
     try:
         oacc.check_reduction_type(
-            kind, elem, f"reduction of '{name}' (acc.reduction.recipe @{rname})"
+            kind, elem, f"reduction of '{name}' (acc.reduction.recipe @{rname}, {opk.value})"
         )
     except VerifyException as e:
         raise _err(str(e)) from None
