@@ -41,7 +41,11 @@ SPEC_CONSTANT_MODES = ("native", "emulated")
 #: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
 OACC_TARGETS = ("cpu", "host")
 
-METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
+#: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
+#: the kernels).
+METADATA_PASSES = frozenset(
+    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc"}
+)
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
