@@ -505,13 +505,14 @@ def build_nestings() -> Program:
 
     total = int(X7.sum())
 
-    def np_case(name: str, body_of: Callable[[str], list[str]], gangs_all: bool = False):
+    def np_case(name: str, body_of: Callable[[str], list[str]], gangs_all: bool = False,
+                total_of: int = total):
         var = prog.scalar("i64", R0)
         red = prog.copy_reduction("add", "i64", var, name)
         prog.parallel(body_of(red))
         # a loop that is not gang-partitioned runs in every gang (gang-redundant mode)
         prog.result(name, "i64", var, None,
-                    lambda t: R0 + total * (GANGS[t] if gangs_all else 1))
+                    lambda t: R0 + total_of * (GANGS[t] if gangs_all else 1))
 
     for lv in ("gang", "gang vector", "gang worker", "gang worker vector"):
         np_case(f"{lv} np", lambda r, lv=lv: loop(
@@ -543,6 +544,27 @@ def build_nestings() -> Program:
                  *add(r, "%ix", "0")], reds=[(r, "memref<i64>")], prog=prog),
             reds=[(r, "memref<i64>")], prog=prog),
         reds=[(r, "memref<i64>")], prog=prog))
+
+    # a worker loop with a remainder round (6 rows over 4 workers) around a vector loop: the
+    # round runs masked on every work-item; the store of a masked worker must not happen
+    c40 = prog.index(40)
+    mark = prog.array("i64", 8)
+    prog.main += [f"  scf.for %mi = {prog.index(0)} to {prog.index(8)} step {prog.index(1)} {{",
+                  f"    %mm = {_const('i64', -1)}",
+                  f"    memref.store %mm, {mark}[%mi] : memref<8xi64>", "  }"]
+    np_case("worker (remainder) > vector np", lambda r: loop(
+        "worker", 6, "%k", [
+            f"%k1 = arith.addi %k, {prog.index(1)} : index",
+            "%kv = arith.index_cast %k1 : index to i64",
+            f"memref.store %kv, {mark}[%k] : memref<8xi64>",
+            *loop("vector", 40, "%i", [f"%kr = arith.muli %k, {c40} : index",
+                                       "%ix = arith.addi %kr, %i : index",
+                                       *add(r, "%ix", "0")],
+                  reds=[(r, "memref<i64>")], prog=prog)],
+        reds=[(r, "memref<i64>")], prog=prog), gangs_all=True,
+        total_of=int(X7[:240].sum()))
+    prog.result("worker (remainder) stores", "i64", mark, 8,
+                lambda _t: np.array([1, 2, 3, 4, 5, 6, -1, -1]))
 
     # private results: out[j] = R0 + sum of row j (32 rows of 32)
     rows = X7.reshape(32, 32).sum(1) + R0

@@ -24,9 +24,12 @@ The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default map
 split work. A loop partitioned over the levels L (gang, worker, vector, in that order) uses
 ``pos = (gang*nw + worker)*vl + vector`` and ``size = ng*nw*vl`` over the levels present, in
 uniform-trip-count form: ``scf.for %r = 0 to ntrip/size`` with iteration ``r*size + pos``,
-then one remainder round guarded by ``scf.if r*size + pos < ntrip``. ``acc.loop`` with
-``seq`` or no level is a plain ``scf.for``. Forks/joins surround every partitioned loop.
-Several control variables (collapse) are linearized.
+then one remainder round guarded by ``scf.if r*size + pos < ntrip``. When a worker/vector
+loop's body holds partitioned loops (which synchronize the work-group), every work-item runs
+the remainder round instead: its nested loops get no iteration where the round is invalid
+and its other effects run under ``scf.if`` (masked round). ``acc.loop`` with ``seq`` or no
+level is a plain ``scf.for``. Forks/joins surround every partitioned loop. Several control
+variables (collapse) are linearized.
 
 **Reductions.** Inside a reducing loop the variable is a per-work-item ``memref.alloca`` (the
 LOCAL object; the copy object is not rewritten there). Around the loop, per level from the
@@ -93,10 +96,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import acc, arith, func, memref, scf
+from xdsl.dialects import acc, arith, complex, func, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    ComplexType,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -106,6 +111,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
 from xmux.dialects import attrs, oacc
@@ -454,6 +460,8 @@ class _Outliner:
         self.where = f"acc.parallel in @{hname} (kernel @{name})"
         self.lid = 0
         self.loop_reds: dict[acc.LoopOp, list[_Red]] = {}
+        #: acc.loops inside a masked remainder round -> the round's validity
+        self.loop_valid: dict[acc.LoopOp, SSAValue] = {}
 
     # ---- clauses and sizes
 
@@ -905,6 +913,17 @@ class _Outliner:
         ntrip = ntrips[0]
         for t in ntrips[1:]:
             ntrip = b.mul(ntrip, t)
+        valid = self.loop_valid.pop(lp, None)
+        if valid is not None:
+            # inside a masked remainder round: no iteration for the masked positions
+            ntrip = b.v(arith.SelectOp(valid, ntrip, c0))
+
+        # max(n, 1): a masked remainder round computes (unused) indices even when n = 0
+        divisors = [
+            b.const(max(c, 1)) if (c := _const_int(n)) is not None else b.v(arith.MaxUIOp(n, c1))
+            for n in ntrips[1:]
+        ]
+        divisors.insert(0, c1)
 
         def ivs_of(bb: _Builder, k: SSAValue) -> list[SSAValue]:
             """Control-variable values of linear iteration ``k`` (last variable fastest)."""
@@ -914,8 +933,8 @@ class _Outliner:
                 if j == 0:
                     idx = rest
                 else:
-                    idx = bb.v(arith.RemUIOp(rest, ntrips[j]))
-                    rest = bb.v(arith.DivUIOp(rest, ntrips[j]))
+                    idx = bb.v(arith.RemUIOp(rest, divisors[j]))
+                    rest = bb.v(arith.DivUIOp(rest, divisors[j]))
                 val = bb.add(lbs[j], bb.mul(idx, steps[j]))
                 out[j] = bb.cast(val, ivs[j].type)
             return out
@@ -923,10 +942,9 @@ class _Outliner:
         if not levels:
             body = Block(arg_types=[IndexType()])
             bb = _Builder(InsertPoint.at_end(body))
-            self._inline_body(lp.region.clone(), body, ivs_of(bb, body.args[0]), bb)
+            self._inline_body(self._clone_body(lp), body, ivs_of(bb, body.args[0]), bb)
             body.add_op(scf.YieldOp())
             b.op(scf.ForOp(c0, ntrip, c1, [], body))
-            self._copy_loop_info(lp, body)
             return
         pos: SSAValue | None = None
         size: SSAValue | None = None
@@ -941,19 +959,24 @@ class _Outliner:
         body = Block(arg_types=[IndexType()])
         bb = _Builder(InsertPoint.at_end(body))
         k = bb.add(bb.mul(body.args[0], size), pos)
-        self._inline_body(lp.region.clone(), body, ivs_of(bb, k), bb)
+        self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
         body.add_op(scf.YieldOp())
         b.op(scf.ForOp(c0, full, c1, [], body))
-        self._copy_loop_info(lp, body)
         # remainder round, guarded
         k = b.add(b.mul(full, size), pos)
         ok = b.v(arith.CmpiOp(k, ntrip, "ult"))
+        region = self._clone_body(lp)
+        if (Level.WORKER in levels or Level.VECTOR in levels) and _has_partitioned(region):
+            # Nested partitioned loops synchronize the work-group (fork/join, reductions), so
+            # every work-item runs the round; the masked positions run no iteration of them
+            # and skip the other side effects (see _masked).
+            self._masked(region, b, ivs_of(b, k), ok)
+            return
         then = Block()
         tb = _Builder(InsertPoint.at_end(then))
-        self._inline_body(lp.region.clone(), then, ivs_of(tb, k), tb)
+        self._inline_body(region, then, ivs_of(tb, k), tb)
         then.add_op(scf.YieldOp())
         b.op(scf.IfOp(ok, [], Region(then)))
-        self._copy_loop_info(lp, then)
 
     def _trip_count(self, b: _Builder, lb: SSAValue, ub: SSAValue, st: SSAValue, inclusive: bool,
                     ) -> SSAValue:
@@ -985,13 +1008,57 @@ class _Outliner:
                 continue
             into.add_op(o)
 
-    def _copy_loop_info(self, lp: acc.LoopOp, into: Block) -> None:
-        """The loop body was cloned: give the nested acc.loops of the clone their clauses."""
-        originals = [o for o in lp.walk() if isinstance(o, acc.LoopOp) and o is not lp]
-        clones = [o for o in into.walk() if isinstance(o, acc.LoopOp)]
+    def _clone_body(self, lp: acc.LoopOp) -> Region:
+        """A copy of the loop's body; its nested acc.loops get the originals' clauses."""
+        region = lp.region.clone()
+        originals = [o for o in lp.region.walk() if isinstance(o, acc.LoopOp)]
+        clones = [o for o in region.walk() if isinstance(o, acc.LoopOp)]
         assert len(originals) == len(clones)
         for o, c in zip(originals, clones, strict=True):
             self.loop_reds[c] = self.loop_reds[o]
+            if o in self.loop_valid:
+                self.loop_valid[c] = self.loop_valid[o]
+        return region
+
+    def _masked(self, region: Region, b: _Builder, ivs: list[SSAValue], valid: SSAValue,
+                ) -> None:
+        """Inline a remainder round that every work-item runs: nested acc.loops get no
+        iteration where ``valid`` is false; other ops with effects (or that may trap) run
+        under ``scf.if valid`` (results: zero where masked); pure ops run unguarded."""
+        src = region.block
+        for a, v in zip(src.args, ivs, strict=True):
+            a.replace_all_uses_with(v)
+        where = f"acc.loop in {self.where}"
+        for o in list(src.ops):
+            o.detach()
+            if isinstance(o, (acc.YieldOp, acc.TerminatorOp)):
+                o.erase()
+                continue
+            if isinstance(o, acc.LoopOp):
+                if not self._loop_levels(o) and _has_partitioned(o.region):
+                    raise _unsupported(f"{where}: a seq loop around a partitioned loop inside a "
+                                       "worker/vector loop whose trip count is not a multiple of"
+                                       " its size")
+                self.loop_valid[o] = valid
+                b.op(o)
+                continue
+            if any(_has_partitioned(r) for r in o.regions):
+                raise _unsupported(f"{where}: '{o.name}' around a partitioned loop inside a "
+                                   "worker/vector loop whose trip count is not a multiple of its"
+                                   " size")
+            if not o.regions and is_side_effect_free(o) and not isinstance(o, _TRAPPING):
+                b.op(o)
+                continue
+            then = Block()
+            then.add_op(o)
+            then.add_op(scf.YieldOp(*o.results))
+            zeros = [_zero(r.type, where, o) for r in o.results]
+            other = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
+            guard = scf.IfOp(valid, [r.type for r in o.results], Region(then),
+                             Region(other) if o.results else None)
+            b.op(guard)
+            for r, nr in zip(o.results, guard.results, strict=True):
+                r.replace_uses_with_if(nr, lambda u, g=guard: not g.is_ancestor(u.operation))
 
     # ---- kernel attributes and launch
 
@@ -1033,6 +1100,28 @@ def mux_launch(name: str, args: Sequence[SSAValue], glob: Sequence[SSAValue],
     from xmux.dialects import mux
 
     return mux.LaunchOp(name, args, glob, local)
+
+
+_TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
+             arith.CeilDivUIOp, arith.FloorDivSIOp)
+
+
+def _has_partitioned(region: Region) -> bool:
+    """Whether ``region`` holds an acc.loop partitioned over some level."""
+    return any(
+        isinstance(o, acc.LoopOp) and (o.gang or o.worker or o.vector) for o in region.walk()
+    )
+
+
+def _zero(t: Attribute, where: str, op: Operation) -> Operation:
+    if isinstance(t, IntegerType | IndexType):
+        return arith.ConstantOp(IntegerAttr(0, t))
+    if isinstance(t, AnyFloat):
+        return arith.ConstantOp(FloatAttr(0.0, t))
+    if isinstance(t, ComplexType):
+        el = t.element_type
+        return complex.ConstantOp(ArrayAttr([FloatAttr(0.0, el), FloatAttr(0.0, el)]), t)
+    raise _unsupported(f"{where}: '{op.name}' producing {t} in a masked remainder round")
 
 
 def _root(v: SSAValue) -> SSAValue:
