@@ -173,9 +173,29 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             module.verify()
         except (VerifyException, PassFailedException) as e:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
+        if p.name == "expand-oacc-reductions" and infos is not None:
+            _refresh_work_group_limits(module, infos)
         if observe is not None:
             observe(p, module)
     return infos if infos is not None else kernel_infos(module)
+
+
+def _refresh_work_group_limits(module, infos: list[KernelInfo]) -> None:
+    """expand-oacc-reductions may set a kernel's required work-group size (host: 1x1x1) or
+    give it a buffer sized for the largest work-group: update the launch metadata."""
+    from xmux.dialects import attrs
+    from xmux.transforms.expand_oacc_reductions import uses_capacity_buffer
+    from xmux.transforms.lower_work_group_collectives import MAX_WORK_GROUP_SIZE
+
+    kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
+    for info in infos:
+        f = kernels.get(info.name)
+        if f is None or attrs.get_oacc_dims(f) is None:
+            continue
+        reqd = attrs.get_reqd_work_group_size(f)
+        info.reqd_work_group_size = list(reqd) if reqd else None
+        if reqd is None and uses_capacity_buffer(module, f):
+            info.max_work_group_size = MAX_WORK_GROUP_SIZE
 
 
 def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[KernelInfo]]:
@@ -412,6 +432,7 @@ def compile(  # noqa: A001 - the public name in the contract
     cache: bool | None = None,
     spec_constants: str = "native",
     specialize: bool | None = None,
+    oacc_target: str = "cpu",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -420,6 +441,8 @@ def compile(  # noqa: A001 - the public name in the contract
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
     repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
+    ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
+    (gangs on the thread pool) or ``"host"`` (one thread).
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -436,13 +459,19 @@ def compile(  # noqa: A001 - the public name in the contract
                 f"xmux.compile: spec_constants must be one of ('native', 'emulated'), got "
                 f"{spec_constants!r}"
             )
-        mode = spec_constants
+        if oacc_target not in ("cpu", "host"):
+            raise XmuxError(
+                f"xmux.compile: oacc_target must be one of ('cpu', 'host'), got {oacc_target!r}"
+            )
+        mode, target = spec_constants, oacc_target
 
         # built only on a cache miss: importing every pass costs ~80 ms a warm hit avoids
         def pipeline():  # noqa: F811 - a factory standing in for the pass list
-            return pipelines.cpu(spec_constants=mode)
+            return pipelines.cpu(spec_constants=mode, oacc_target=target)
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
+        if target != "cpu":
+            pipeline_spec += f"/oacc-target={target}"
     else:
         pipeline_spec = pipelines.spec(pipeline)
     cache_dir = jit.default_cache_dir() if use_cache else None

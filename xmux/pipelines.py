@@ -20,6 +20,7 @@ from xmux.registry import get_all_passes
 KERNEL_STAGES: tuple[str, ...] = (
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
+    "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
     "lower-sub-group-collectives",
@@ -36,6 +37,8 @@ LOWERING_STAGES: tuple[str, ...] = ("convert-spec-to-llvm", "convert-to-llvm")
 
 #: Modes of lower-spec-constants: "native" (the JIT specializes) or "emulated" (a buffer).
 SPEC_CONSTANT_MODES = ("native", "emulated")
+#: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
+OACC_TARGETS = ("cpu", "host")
 
 METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
 
@@ -47,23 +50,30 @@ def make_pass(name: str, **options: object) -> ModulePass:
     return passes[name]()(**options)
 
 
-def cpu(*, fp_control: bool = False, spec_constants: str = "native") -> list[ModulePass]:
+def cpu(
+    *, fp_control: bool = False, spec_constants: str = "native", oacc_target: str = "cpu"
+) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
-    JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer)."""
+    JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
+    ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
+    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
         )
+    if oacc_target not in OACC_TARGETS:
+        raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES
-    return [
-        make_pass(n, mode=spec_constants) if n == "lower-spec-constants" else make_pass(n)
-        for n in names
-    ]
+    options: dict[str, dict[str, object]] = {
+        "lower-spec-constants": {"mode": spec_constants},
+        "expand-oacc-reductions": {"target": oacc_target},
+    }
+    return [make_pass(n, **options.get(n, {})) for n in names]
 
 
 def spec(passes: Sequence[ModulePass]) -> str:
