@@ -67,6 +67,7 @@ def parse(text: str, name: str = "<source>"):
 
 def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
     from xdsl.dialects.builtin import (
+        ComplexType,
         Float16Type,
         Float32Type,
         Float64Type,
@@ -103,6 +104,11 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
         floats = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
         if type(elem) in floats:
             return floats[type(elem)]
+        if isinstance(elem, ComplexType) and type(elem.element_type) in floats:
+            # complex<f32> / complex<f64>: numpy's complex64 / complex128 layout
+            return {"float32": "complex64", "float64": "complex128"}.get(
+                floats[type(elem.element_type)], "unsupported"
+            )
         raise NotSupportedError(
             f"kernel '{kernel}' argument {index} ('{name}'): type {elem} is not supported"
         )
