@@ -349,12 +349,12 @@ def _level_index(level: Level) -> int:
 
 
 def _where(k: _Kernel | None, op: Operation) -> str:
-    desc = op.name
+    desc = f"'{op.name}'"
     if isinstance(op, oacc.ReductionBuiltinOp):
         desc += f" (lid {op.lid_value}, rid {op.rid_value})"
     elif isinstance(op, oacc.LockOp | oacc.UnlockOp):
         desc += f" (lid {op.lid_value})"
-    return f"'{desc}' in @{k.name}" if k is not None else f"'{desc}'"
+    return f"{desc} in @{k.name}" if k is not None else desc
 
 
 def _collect(module: ModuleOp) -> tuple[list[_Kernel], dict[Operation, _Kernel]]:
