@@ -18,6 +18,7 @@ from xmux.registry import get_all_passes
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
@@ -40,7 +41,11 @@ SPEC_CONSTANT_MODES = ("native", "emulated")
 #: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
 OACC_TARGETS = ("cpu", "host")
 
-METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
+#: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
+#: the kernels).
+METADATA_PASSES = frozenset(
+    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc"}
+)
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
