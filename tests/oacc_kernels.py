@@ -20,7 +20,7 @@ import numpy as np
 
 NG, NW, VL = 8, 4, 32
 N = 257  # gang level: 8 gangs -> 32 full rounds + 1
-ROWS, M = 8, 70  # worker/vector: remainders for 4, 32 and 128 positions
+ROWS, M = 8, 38  # worker/vector: remainders for 4, 32 and 128 positions
 
 #: name -> (mlir type, numpy dtype, class)
 TYPES = {
@@ -50,6 +50,7 @@ def _elem(t: str) -> str:
 class Case:
     level: str
     tname: str
+    only: tuple[str, ...] | None = None  # a subset of the type's operators
 
     @property
     def t(self) -> str:
@@ -65,7 +66,7 @@ class Case:
 
     @property
     def ops(self) -> list[str]:
-        return OPS_FOR[self.cls]
+        return list(self.only) if self.only else OPS_FOR[self.cls]
 
     @property
     def name(self) -> str:
@@ -128,8 +129,17 @@ def start(case: Case, op: str):
         return {"add": 1 + 1j, "mul": 1j}[op]
     if cls == "bool":
         return {"and": True, "land": True, "or": False, "lor": False, "xor": True}[op]
-    return {"add": 3, "mul": 2, "max": -5, "min": 7, "and": -5, "or": 4, "xor": 5,
-            "land": 1, "lor": 0}[op]
+    return {
+        "add": 3,
+        "mul": 2,
+        "max": -5,
+        "min": 7,
+        "and": -5,
+        "or": 4,
+        "xor": 5,
+        "land": 1,
+        "lor": 0,
+    }[op]
 
 
 def reference(case: Case, op: str, x: np.ndarray) -> np.ndarray:
@@ -142,8 +152,15 @@ def reference(case: Case, op: str, x: np.ndarray) -> np.ndarray:
             got = truth.all(-1) if op == "land" else truth.any(-1)
             got = (got & (s != 0)) if op == "land" else (got | (s != 0))
             return got.astype(dt)
-        uf = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum,
-              "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
+        uf = {
+            "add": np.add,
+            "mul": np.multiply,
+            "max": np.maximum,
+            "min": np.minimum,
+            "and": np.bitwise_and,
+            "or": np.bitwise_or,
+            "xor": np.bitwise_xor,
+        }[op]
         if case.cls == "bool":
             uf = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}[op]
         return uf(uf.reduce(x, axis=-1, dtype=dt), s).astype(dt)
@@ -194,8 +211,15 @@ def _combine(op: str, t: str, a: str, b: str, out: str) -> list[str]:
             f"{out}_c = arith.{logic} {out}_a, {out}_b : i1",
             f"{out} = arith.select {out}_c, {out}_o, {out}_z : {t}",
         ]
-    name = {"add": "addi", "mul": "muli", "max": "maxsi", "min": "minsi", "and": "andi",
-            "or": "ori", "xor": "xori"}[op]
+    name = {
+        "add": "addi",
+        "mul": "muli",
+        "max": "maxsi",
+        "min": "minsi",
+        "and": "andi",
+        "or": "ori",
+        "xor": "xori",
+    }[op]
     return [f"{out} = arith.{name} {a}, {b} : {t}"]
 
 
@@ -220,39 +244,40 @@ def _partitioned(lines: list[str], tag: str, pos: str, size: str, n: int, body) 
     lines += ["}"]
 
 
-def _load_x(case: Case, k: int, idx: list[str], out: str) -> list[str]:
-    shape = "x".join(map(str, case.shape))
-    return [f"{out} = memref.load %x{k}[{', '.join(idx)}] : memref<{shape}x{case.t}>"]
-
-
-def kernel(case: Case) -> str:
-    t, ops = case.t, case.ops
-    shape = "x".join(map(str, case.shape))
-    gang = case.level == "gang"
-    args = [f"%x{k}: memref<{shape}x{t}>" for k in range(len(ops))]
-    args += [f"%r{k}: memref<{t}>" if gang else f"%o{k}: memref<{ROWS}x{t}>" for k in range(len(ops))]
+def kernel(name: str, cases: list[Case]) -> str:
+    """One kernel reducing every operator of every case (all of one level); rid = position."""
+    level = cases[0].level
+    assert all(c.level == level for c in cases)
+    items = [(c, op) for c in cases for op in c.ops]
+    ts = [c.t for c, _ in items]
+    shape = "x".join(map(str, cases[0].shape))
+    gang = level == "gang"
+    args = [f"%x{k}: memref<{shape}x{t}>" for k, t in enumerate(ts)]
+    args += [
+        f"%r{k}: memref<{t}>" if gang else f"%o{k}: memref<{ROWS}x{t}>" for k, t in enumerate(ts)
+    ]
     lines = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index"]
-    for k in range(len(ops)):
+    for k, t in enumerate(ts):
         lines += [f"%p{k} = memref.alloca() : memref<{t}>"]
 
     def accumulate(idx: list[str]) -> list[str]:
         out = []
-        for k, op in enumerate(ops):
-            out += _load_x(case, k, idx, f"%v{k}")
+        for k, ((_c, op), t) in enumerate(zip(items, ts, strict=True)):
+            out += [f"%v{k} = memref.load %x{k}[{', '.join(idx)}] : memref<{shape}x{t}>"]
             out += [f"%s{k} = memref.load %p{k}[] : memref<{t}>"]
             out += _combine(op, t, f"%s{k}", f"%v{k}", f"%n{k}")
             out += [f"memref.store %n{k}, %p{k}[] : memref<{t}>"]
         return out
 
-    def builtin(name: str, level: str, lid: int, res: bool, src: str = "ld") -> list[str]:
+    def builtin(name: str, level: str, lid: int, res: bool) -> list[str]:
         out = []
-        for k, op in enumerate(ops):
+        for k, ((_c, op), t) in enumerate(zip(items, ts, strict=True)):
             r = f" res(%r{k} : memref<{t}>)" if res else ""
+            v = f"%{name}{level}{k}"
             out += [
-                f"%{name}{level}{k}_in = memref.load %p{k}[] : memref<{t}>",
-                f"%{name}{level}{k} = oacc.reduction_{name} {level} {op} %{name}{level}{k}_in{r} "
-                f"lid {lid} rid {k} : {t}",
-                f"memref.store %{name}{level}{k}, %p{k}[] : memref<{t}>",
+                f"{v}_in = memref.load %p{k}[] : memref<{t}>",
+                f"{v} = oacc.reduction_{name} {level} {op} {v}_in{r} lid {lid} rid {k} : {t}",
+                f"memref.store {v}, %p{k}[] : memref<{t}>",
             ]
         return out
 
@@ -273,45 +298,52 @@ def kernel(case: Case) -> str:
             out += builtin("teardown", lv, lid, res)
         return out
 
+    def starts() -> list[str]:
+        out = []
+        for k, ((c, op), t) in enumerate(zip(items, ts, strict=True)):
+            out += [
+                f"%z{k} = {_const(t, start(c, op))}",
+                f"memref.store %z{k}, %p{k}[] : memref<{t}>",
+            ]
+        return out
+
     if gang:
-        for k, op in enumerate(ops):  # the private LOCAL starts defined
-            lines += [f"%z{k} = {_const(t, start(case, op))}",
-                      f"memref.store %z{k}, %p{k}[] : memref<{t}>"]
+        lines += starts()  # the private LOCAL starts defined
         lines += ["%gp = oacc.dim_pos gang : index", "%gs = oacc.dim_size gang : index"]
         lines += region(["gang"], 0, True, "%gp", "%gs", N, lambda i: [i])
     else:
-        levels = {"worker": ["worker"], "vector": ["vector"], "wv": ["worker", "vector"]}[
-            case.level
-        ]
+        levels = {"worker": ["worker"], "vector": ["vector"], "wv": ["worker", "vector"]}[level]
 
         def row_body(row: str) -> list[str]:
-            out = []
-            for k, op in enumerate(ops):
-                out += [f"%z{k} = {_const(t, start(case, op))}",
-                        f"memref.store %z{k}, %p{k}[] : memref<{t}>"]
-            if case.level == "wv":
+            out = starts()
+            if level == "wv":
                 out += [
-                    "%wp = oacc.dim_pos worker : index", "%ws = oacc.dim_size worker : index",
-                    "%vp = oacc.dim_pos vector : index", "%vs = oacc.dim_size vector : index",
-                    "%wvb = arith.muli %wp, %vs : index", "%pos = arith.addi %wvb, %vp : index",
+                    "%wp = oacc.dim_pos worker : index",
+                    "%ws = oacc.dim_size worker : index",
+                    "%vp = oacc.dim_pos vector : index",
+                    "%vs = oacc.dim_size vector : index",
+                    "%wvb = arith.muli %wp, %vs : index",
+                    "%pos = arith.addi %wvb, %vp : index",
                     "%size = arith.muli %ws, %vs : index",
                 ]
             else:
-                lv = case.level
-                out += [f"%pos = oacc.dim_pos {lv} : index", f"%size = oacc.dim_size {lv} : index"]
+                out += [
+                    f"%pos = oacc.dim_pos {level} : index",
+                    f"%size = oacc.dim_size {level} : index",
+                ]
             out += region(levels, 1, False, "%pos", "%size", M, lambda i: [row, i])
-            for k in range(len(ops)):
-                out += [f"%res{k} = memref.load %p{k}[] : memref<{t}>",
-                        f"memref.store %res{k}, %o{k}[{row}] : memref<{ROWS}x{t}>"]
+            for k, t in enumerate(ts):
+                out += [
+                    f"%res{k} = memref.load %p{k}[] : memref<{t}>",
+                    f"memref.store %res{k}, %o{k}[{row}] : memref<{ROWS}x{t}>",
+                ]
             return out
 
         lines += ["%gp = oacc.dim_pos gang : index", "%gs = oacc.dim_size gang : index"]
         _partitioned(lines, "g", "%gp", "%gs", ROWS, row_body)
-    nw, vl = (1, 1) if gang else (NW if case.level != "vector" else 1, VL)
-    if case.level == "worker":
-        vl = 1
+    _, nw, vl = dims(cases[0])
     head = (
-        f"func.func @{case.name}({', '.join(args)}) attributes {{mux.kernel = \"entry_point\", "
+        f'func.func @{name}({", ".join(args)}) attributes {{mux.kernel = "entry_point", '
         f"oacc.dims = array<i64: {NG}, {nw}, {vl}>, "
         f"mux.reqd_work_group_size = array<i64: {vl}, {nw}, 1>}} {{"
     )
@@ -349,8 +381,11 @@ def _global(name: str, mt: str, dense: str) -> str:
     )
 
 
-def program(cases: list[Case], seed: int = 0) -> tuple[str, list[tuple[Case, str, np.ndarray]]]:
-    """Module text (kernels + globals + @main) and the expected results in print order."""
+def program(
+    kernels: dict[str, list[Case]], seed: int = 0
+) -> tuple[str, list[tuple[Case, str, np.ndarray]]]:
+    """Module text (one kernel per entry of ``kernels``, all cases of one level; + globals +
+    @main) and the expected results in print order."""
     out: list[str] = []
     main: list[str] = [
         "func.func @main() {",
@@ -360,19 +395,21 @@ def program(cases: list[Case], seed: int = 0) -> tuple[str, list[tuple[Case, str
     expected: list[tuple[Case, str, np.ndarray]] = []
     slots = 0
     prints: list[str] = []
-    for ci, case in enumerate(cases):
-        out.append(kernel(case))
-        t = case.t
-        shape = "x".join(map(str, case.shape))
-        xs, rs = [], []
-        for k, op in enumerate(case.ops):
+    for ci, (kname, cases) in enumerate(kernels.items()):
+        out.append(kernel(kname, cases))
+        case0 = cases[0]
+        shape = "x".join(map(str, case0.shape))
+        xs, rs, types = [], [], []
+        items = [(c, op) for c in cases for op in c.ops]
+        for k, (case, op) in enumerate(items):
+            t = case.t
             x = data(case, op, seed + 100 * ci + k)
-            name = f"d_{case.name}_{k}"
+            name = f"d_{kname}_{k}"
             mt = f"memref<{shape}x{t}>"
             if case.cls == "complex":
                 e = _elem(t)
                 et = f"memref<{shape}x{e}>"
-                re = Case(case.level, "f32" if e == "f32" else "f64")
+                re = Case(case.level, e)
                 for part, arr in (("re", x.real), ("im", x.imag)):
                     out.append(_global(f"{name}_{part}", et, _dense(re, arr)))
                 main += [
@@ -382,8 +419,10 @@ def program(cases: list[Case], seed: int = 0) -> tuple[str, list[tuple[Case, str
                 ]
                 ivs = [f"%{name}_i{d}" for d in range(len(case.shape))]
                 for d, n in enumerate(case.shape):
-                    main += [f"  %{name}_n{d} = arith.constant {n} : index",
-                             f"  scf.for {ivs[d]} = %c0 to %{name}_n{d} step %c1 {{"]
+                    main += [
+                        f"  %{name}_n{d} = arith.constant {n} : index",
+                        f"  scf.for {ivs[d]} = %c0 to %{name}_n{d} step %c1 {{",
+                    ]
                 ix = ", ".join(ivs)
                 main += [
                     f"  %{name}_a = memref.load %{name}_re[{ix}] : {et}",
@@ -396,61 +435,78 @@ def program(cases: list[Case], seed: int = 0) -> tuple[str, list[tuple[Case, str
                 out.append(_global(name, mt, _dense(case, x)))
                 main.append(f"  %{name} = memref.get_global @{name} : {mt}")
             xs.append(f"%{name}")
-            r = f"%res_{case.name}_{k}"
+            r = f"%res_{kname}_{k}"
             if case.level == "gang":
-                main += [f"  {r} = memref.alloc() : memref<{t}>",
-                         f"  {r}_s = {_const(t, start(case, op))}",
-                         f"  memref.store {r}_s, {r}[] : memref<{t}>"]
+                main += [
+                    f"  {r} = memref.alloc() : memref<{t}>",
+                    f"  {r}_s = {_const(t, start(case, op))}",
+                    f"  memref.store {r}_s, {r}[] : memref<{t}>",
+                ]
             else:
                 main += [f"  {r} = memref.alloc() : memref<{ROWS}x{t}>"]
-            rs.append(r)
+            rs.append((r, case))
+            types.append(f"memref<{t}>" if case.level == "gang" else f"memref<{ROWS}x{t}>")
             expected.append((case, op, reference(case, op, x)))
-        ng, nw, vl = dims(case)
-        types = [f"memref<{shape}x{t}>"] * len(xs) + [
-            f"memref<{t}>" if case.level == "gang" else f"memref<{ROWS}x{t}>"
-        ] * len(rs)
+        ng, nw, vl = dims(case0)
+        types = [f"memref<{shape}x{c.t}>" for c, _ in items] + types
         main += [
             f"  %gs_{ci} = arith.constant {ng * vl} : index",
             f"  %g1_{ci} = arith.constant {nw} : index",
             f"  %ls_{ci} = arith.constant {vl} : index",
-            f"  mux.launch @{case.name}({', '.join(xs + rs)}) global_size(%gs_{ci}, %g1_{ci}) "
+            f"  mux.launch @{kname}({', '.join(xs + [r for r, _ in rs])}) "
+            f"global_size(%gs_{ci}, %g1_{ci}) "
             f"local_size(%ls_{ci}, %g1_{ci}) : ({', '.join(types)})",
         ]
-        # results -> i64 bit patterns in %out
-        for k, r in enumerate(rs):
-            idxs = [""] if case.level == "gang" else [str(i) for i in range(ROWS)]
-            for j, row in enumerate(idxs):
-                v = f"{r}_v{j}"
-                if case.level == "gang":
-                    prints.append(f"  {v} = memref.load {r}[] : memref<{t}>")
+        # results -> i64 bit patterns in %out (rows: one loop per result)
+        for r, case in rs:
+            t = case.t
+            gangl = case.level == "gang"
+            v = f"{r}_v"
+            np_ = num_parts = 2 if case.cls == "complex" else 1
+            if gangl:
+                prints += [
+                    f"  {v} = memref.load {r}[] : memref<{t}>",
+                    f"  {v}_at = arith.constant {slots} : index",
+                ]
+            else:
+                prints += [
+                    f"  {v}_n = arith.constant {ROWS} : index",
+                    f"  scf.for {v}_row = %c0 to {v}_n step %c1 {{",
+                    f"  {v} = memref.load {r}[{v}_row] : memref<{ROWS}x{t}>",
+                    f"  {v}_k = arith.constant {num_parts} : index",
+                    f"  {v}_b = arith.constant {slots} : index",
+                    f"  {v}_m = arith.muli {v}_row, {v}_k : index",
+                    f"  {v}_at = arith.addi {v}_b, {v}_m : index",
+                ]
+            vals = [v]
+            et = t
+            if case.cls == "complex":
+                et = _elem(t)
+                prints += [f"  {v}_re = complex.re {v} : {t}", f"  {v}_im = complex.im {v} : {t}"]
+                vals = [f"{v}_re", f"{v}_im"]
+            for w, val in enumerate(vals):
+                b = f"{v}_b{w}"
+                if et == "f32":
+                    prints += [
+                        f"  {b}_a = arith.bitcast {val} : f32 to i32",
+                        f"  {b} = arith.extui {b}_a : i32 to i64",
+                    ]
+                elif et == "f64":
+                    prints += [f"  {b} = arith.bitcast {val} : f64 to i64"]
+                elif et == "i1":
+                    prints += [f"  {b} = arith.extui {val} : i1 to i64"]
+                elif et == "i64":
+                    b = val
                 else:
-                    prints += [f"  {v}_i = arith.constant {row} : index",
-                               f"  {v} = memref.load {r}[{v}_i] : memref<{ROWS}x{t}>"]
-                vals = [v]
-                if case.cls == "complex":
-                    e = _elem(t)
-                    prints += [f"  {v}_re = complex.re {v} : {t}",
-                               f"  {v}_im = complex.im {v} : {t}"]
-                    vals = [f"{v}_re", f"{v}_im"]
-                    et = e
-                else:
-                    et = t
-                for w, val in enumerate(vals):
-                    b = f"{v}_b{w}"
-                    if et == "f32":
-                        prints += [f"  {b}_a = arith.bitcast {val} : f32 to i32",
-                                   f"  {b} = arith.extui {b}_a : i32 to i64"]
-                    elif et == "f64":
-                        prints += [f"  {b} = arith.bitcast {val} : f64 to i64"]
-                    elif et == "i1":
-                        prints += [f"  {b} = arith.extui {val} : i1 to i64"]
-                    elif et == "i64":
-                        b = val
-                    else:
-                        prints += [f"  {b} = arith.extsi {val} : {et} to i64"]
-                    prints += [f"  %slot{slots} = arith.constant {slots} : index",
-                               f"  memref.store {b}, %out[%slot{slots}] : memref<{{N}}xi64>"]
-                    slots += 1
+                    prints += [f"  {b} = arith.extsi {val} : {et} to i64"]
+                prints += [
+                    f"  {v}_o{w} = arith.constant {w} : index",
+                    f"  {v}_at{w} = arith.addi {v}_at, {v}_o{w} : index",
+                    f"  memref.store {b}, %out[{v}_at{w}] : memref<{{N}}xi64>",
+                ]
+            if not gangl:
+                prints += ["  }"]
+            slots += np_ * (1 if gangl else ROWS)
     main += [f"  %out = memref.alloc() : memref<{slots}xi64>"]
     main += [p.replace("{N}", str(slots)) for p in prints]
     main += [

@@ -44,28 +44,37 @@ give 0 or 1.
 Expects: oacc builtins only in OpenACC kernels, placed as in the reference.
 Guarantees: no oacc op remains.
 
-Before (gang reduction into a copy object, cpu)::
+Before (gang reduction into a copy object)::
 
     %a1 = oacc.reduction_setup gang add %a res(%r : memref<f32>) lid 0 rid 0 : f32
     oacc.fork gang
     %a2 = oacc.reduction_init gang add %a1 res(%r : memref<f32>) lid 0 rid 0 : f32
-    ...
+    %s = ...                                  // the partitioned loop
     oacc.lock gang lid 0
     %a3 = oacc.reduction_fini gang add %s res(%r : memref<f32>) lid 0 rid 0 : f32
     oacc.unlock gang lid 0
     oacc.join gang
+    %a4 = oacc.reduction_teardown gang add %a3 res(%r : memref<f32>) lid 0 rid 0 : f32
 
-After::
+After, target=cpu (f32 add has an atomic: no lock)::
 
     %a2 = arith.constant 0.000000e+00 : f32
-    ...
-    %l = mux.get_local_linear_id : index
-    %first = arith.cmpi eq, %l, %c0 : index
-    scf.if %first {
-      %p = memref.extract_aligned_pointer_as_index %r : memref<f32> -> index
-      ...
-      %old = llvmx.atomicrmw fadd %ptr, %s acq_rel : !llvm.ptr, f32
+    %s = ...
+    %0 = mux.get_local_linear_id : index
+    %1 = arith.constant 0 : index
+    %2 = arith.cmpi eq, %0, %1 : index
+    scf.if %2 {
+      %3 = "memref.extract_aligned_pointer_as_index"(%r) : (memref<f32>) -> index
+      %4 = arith.index_cast %3 : index to i64
+      %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
+      %6 = llvmx.atomicrmw fadd %5, %s acq_rel : !llvm.ptr, f32
     }
+
+After, target=host (and the kernel's ``mux.launch`` gets global = local = 1)::
+
+    %a1 = memref.load %r[] : memref<f32>
+    %s = ...                                  // from %a1
+    memref.store %s, %r[] : memref<f32>
 """
 
 from __future__ import annotations
@@ -349,12 +358,12 @@ def _level_index(level: Level) -> int:
 
 
 def _where(k: _Kernel | None, op: Operation) -> str:
-    desc = op.name
+    desc = f"'{op.name}'"
     if isinstance(op, oacc.ReductionBuiltinOp):
         desc += f" (lid {op.lid_value}, rid {op.rid_value})"
     elif isinstance(op, oacc.LockOp | oacc.UnlockOp):
         desc += f" (lid {op.lid_value})"
-    return f"'{desc}' in @{k.name}" if k is not None else f"'{desc}'"
+    return f"{desc} in @{k.name}" if k is not None else desc
 
 
 def _collect(module: ModuleOp) -> tuple[list[_Kernel], dict[Operation, _Kernel]]:

@@ -104,11 +104,10 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
         floats = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
         if type(elem) in floats:
             return floats[type(elem)]
-        if isinstance(elem, ComplexType) and type(elem.element_type) in floats:
+        complexes = {Float32Type: "complex64", Float64Type: "complex128"}
+        if isinstance(elem, ComplexType) and type(elem.element_type) in complexes:
             # complex<f32> / complex<f64>: numpy's complex64 / complex128 layout
-            return {"float32": "complex64", "float64": "complex128"}.get(
-                floats[type(elem.element_type)], "unsupported"
-            )
+            return complexes[type(elem.element_type)]
         raise NotSupportedError(
             f"kernel '{kernel}' argument {index} ('{name}'): type {elem} is not supported"
         )
