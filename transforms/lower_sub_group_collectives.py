@@ -106,9 +106,9 @@ After::
     %left = arith.subi %L, %base : index
     %size = arith.minui %left, %c8 : index
     %s1 = memref.get_global @__mux_sg_scratch_i32 : memref<1x1024xi32, 3>
+    %hi = arith.addi %base, %size : index
     %x0 = memref.load %s1[%c0, %base] : memref<1x1024xi32, 3>
     %lo = arith.addi %base, %c1 : index
-    %hi = arith.addi %base, %size : index
     %r = scf.for %i = %lo to %hi step %c1 iter_args(%a = %x0) -> (i32) {
       %xi = memref.load %s1[%c0, %i] : memref<1x1024xi32, 3>
       %a2 = arith.addi %a, %xi : i32
