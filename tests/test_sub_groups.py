@@ -421,3 +421,98 @@ def test_divergent_sub_group_collective_is_an_error():
     with pytest.raises(XmuxError, match="divergent barrier"):
         xmux.compile(DIVERGENT, cache=False, sub_group_size=4)
     xmux.compile(DIVERGENT, cache=False)  # size 1: no barrier, fine
+
+
+# ---------------------------------------------------------------------------------------
+# Control flow uniform only within each sub-group (region dispatch)
+# ---------------------------------------------------------------------------------------
+
+#: Each sub-group scans its values as many times as t[its index] says: a loop whose trip
+#: count is uniform within each sub-group but differs between sub-groups.
+PER_SUB_GROUP_TRIPS = """
+func.func @k(%a: memref<?xi32>, %t: memref<?xi32>, %o: memref<?xi32>) ATTRS {
+  %g = mux.get_global_id 0 : index
+  %grp = mux.get_group_id 0 : index
+  %ns = mux.get_num_sub_groups : i32
+  %sg = mux.get_sub_group_id : i32
+  %nsi = arith.index_cast %ns : i32 to index
+  %sgi = arith.index_cast %sg : i32 to index
+  %row = arith.muli %grp, %nsi : index
+  %ti = arith.addi %row, %sgi : index
+  %n32 = memref.load %t[%ti] : memref<?xi32>
+  %n = arith.index_cast %n32 : i32 to index
+  %x = memref.load %a[%g] : memref<?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (i32) {
+    %s = mux.sub_group_scan_inclusive add %v : i32
+    scf.yield %s : i32
+  }
+  memref.store %r, %o[%g] : memref<?xi32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("reqd", [None, 12])
+def test_trip_counts_uniform_per_sub_group(reqd):
+    """The loop's control is not uniform across the group, so it must not be run once per
+    group (as the barrier rule allows for work-group barriers): region dispatch runs each
+    sub-group through its own iterations."""
+    attrs = 'attributes {mux.kernel = "entry_point"'
+    if reqd:
+        attrs += f", mux.reqd_work_group_size = array<i64: {reqd}, 1, 1>"
+    prog = xmux.compile(PER_SUB_GROUP_TRIPS.replace("ATTRS", attrs + "}"), cache=False,
+                        specialize=False, sub_group_size=4)
+    n = 24
+    a = np.arange(n, dtype=np.int32) % 5
+    t = np.array([0, 1, 2, 3, 1, 2], np.int32)  # 2 groups x 3 sub-groups
+    o = np.zeros(n, np.int32)
+    prog.kernel("k")(a, t, o, global_size=n, local_size=12)
+    want = a.copy()
+    for s, ids in enumerate(sub_groups((n,), (12,), 4)):
+        for _ in range(t[s]):
+            want[ids] = np.cumsum(want[ids])
+    np.testing.assert_array_equal(o, want)
+
+
+#: Row y of a 8x3 group scans y + 1 times: the trip count depends on local_id(1), uniform
+#: within each sub-group when N divides 8.
+ROW_TRIPS = """
+func.func @k(%a: memref<?xi32>, %o: memref<?xi32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 3, 1>} {
+  %g = mux.get_global_linear_id : index
+  %y = mux.get_local_id 1 : index
+  %x = memref.load %a[%g] : memref<?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.addi %y, %c1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (i32) {
+    %s = mux.sub_group_scan_inclusive add %v : i32
+    mux.sub_group_barrier sub_group, <acq_rel, sub_group_memory>
+    scf.yield %s : i32
+  }
+  memref.store %r, %o[%g] : memref<?xi32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_trip_count_from_local_id_y(n):
+    prog = xmux.compile(ROW_TRIPS, cache=False, specialize=False, sub_group_size=n)
+    gsize, lsize = (16, 3), (8, 3)
+    a = np.arange(48, dtype=np.int32) % 5
+    o = np.zeros(48, np.int32)
+    prog.kernel("k")(a, o, global_size=gsize, local_size=lsize)
+    want = a.copy()
+    for ids in sub_groups(gsize, lsize, n):
+        y = ids[0] // 16  # global linear id = y * 16 + x
+        for _ in range(y + 1):
+            want[ids] = np.cumsum(want[ids])
+    np.testing.assert_array_equal(o, want)
+
+
+def test_trip_count_from_local_id_y_across_sub_groups_is_divergent():
+    with pytest.raises(XmuxError, match=r"scf.for whose trip count depends on the local id"):
+        xmux.compile(ROW_TRIPS, cache=False, sub_group_size=24)  # one sub-group of 8x3

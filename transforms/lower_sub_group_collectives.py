@@ -44,10 +44,16 @@ phases:
 
 A work-group barrier is a valid, stronger synchronisation for a sub-group: the
 work-item-loops machinery (structured fission or region dispatch) handles it, and a
-sub-group op under control flow that provably differs between work-items gets its
+sub-group op under control flow that provably differs within a sub-group gets its
 divergent-barrier error. ``mux.sub_group_barrier`` becomes a ``mux.work_group_barrier``
-with the same id, scope and semantics. (Deviation from the reference: control flow that is
-uniform only within each sub-group is therefore not supported at N > 1.)
+with the same id, scope and semantics. All these barriers carry ``mux.sub_group_scope``:
+their control flow need only be uniform within each sub-group (e.g. a loop bound on local id
+y when N divides the required size x, or a trip count read per sub-group). work-item-loops
+then accepts local-id-y/z control where each sub-group lies in one row / plane, and never
+runs such control once per group (the "barrier rule" is for work-group barriers only), so it
+takes region dispatch: every work-item waiting at the lowest pending barrier runs next, so
+a sub-group always moves as one, barrier by barrier, and its slots are its own. (Rather than
+the brief's "sub-groups one after another", which region dispatch subsumes.)
 
 Storage: ``@__mux_sg_scratch_<type> : memref<R x CAP x T, 3>``, R = the most rows one batch
 needs of that type (shuffle_up / shuffle_down store two operands), CAP as for work-group
@@ -405,6 +411,18 @@ def _views(b: Ops, scratch: Scratch, ops: list[Operation]) -> dict[str, SSAValue
     return views
 
 
+def _barrier(
+    scope: mux.MemScope | str | int = mux.MemScope.WORK_GROUP,
+    semantics: int | str | tuple[str, ...] = ("acq_rel", "work_group_memory"),
+    id: int = 0,
+) -> mux.WorkGroupBarrierOp:
+    """A work-group barrier marked as standing in for a sub-group one: its control flow
+    need only be uniform within each sub-group (work-item-loops, barrier-regions)."""
+    b = mux.WorkGroupBarrierOp(scope, semantics, id)
+    attrs.mark_sub_group_scope(b)
+    return b
+
+
 def _lower_batch(
     scratch: Scratch, members: list[Operation], moved: list[Operation], n: int,
     rows: dict[Operation, list[int]],
@@ -417,14 +435,14 @@ def _lower_batch(
         s = views[type_key(o.results[0].type)]
         for value, row in zip(_stored(o), rows[o], strict=True):
             write(memref.StoreOp.get(value, s, [write.index(row), lid]))
-    comb(mux.WorkGroupBarrierOp())
+    comb(_barrier())
     lanes = _Lanes.build(comb, n)
     views = _views(comb, scratch, members)
     results = [
         _combine_one(comb, o, views[type_key(o.results[0].type)], rows[o], lanes)
         for o in members
     ]
-    comb(mux.WorkGroupBarrierOp())
+    comb(_barrier())
     last = members[-1]
     Rewriter.insert_op([*write.ops, *comb.ops], InsertPoint.before(last))
     for o in moved:
@@ -445,7 +463,7 @@ def _lower_wide(module: ModuleOp, wide: list[func.FuncOp], sizes: dict[str, int]
         for o in list(f.walk()):
             if isinstance(o, mux.SubGroupBarrierOp):
                 Rewriter.replace_op(
-                    o, mux.WorkGroupBarrierOp(o.scope.data, o.semantics_value(), o.barrier_id)
+                    o, _barrier(o.scope.data, o.semantics_value(), o.barrier_id)
                 )
         blocks = [blk for o in f.walk() for r in o.regions for blk in r.blocks]
         for blk in blocks:

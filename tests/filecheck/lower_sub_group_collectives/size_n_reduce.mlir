@@ -17,7 +17,7 @@ func.func @k(%x: f32) -> f32 attributes {mux.kernel = "entry_point", mux.reqd_wo
 // CHECK-NEXT:   %[[S:.*]] = memref.get_global @__mux_sg_scratch_f32 : memref<1x32xf32, 3 : i64>
 // CHECK-NEXT:   %[[ROW:.*]] = arith.constant 0 : index
 // CHECK-NEXT:   memref.store %x, %[[S]][%[[ROW]], %[[LID]]] : memref<1x32xf32, 3 : i64>
-// CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+// CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory> {mux.sub_group_scope}
 // CHECK-NEXT:   %[[LID1:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT:   %[[L0:.*]] = mux.get_local_size 0 : index
 // CHECK-NEXT:   %[[L1:.*]] = mux.get_local_size 1 : index
@@ -41,5 +41,5 @@ func.func @k(%x: f32) -> f32 attributes {mux.kernel = "entry_point", mux.reqd_wo
 // CHECK-NEXT:     %[[A2:.*]] = arith.addf %[[A]], %[[XI]] : f32
 // CHECK-NEXT:     scf.yield %[[A2]] : f32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+// CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory> {mux.sub_group_scope}
 // CHECK-NEXT:   func.return %r : f32
