@@ -10,7 +10,7 @@ below: 8 gangs, 4 workers, vector length 32.
   (a private clause of the enclosing gang loop) that the gang then stores to ``out[row]``;
 * copy-out (non-private) vs private results in all nestings (reduction-7 style);
 * reductions on the parallel construct: ``s += 5`` / ``p *= 5`` in gang-redundant code give
-  ``s0 + 5 * gangs`` / ``p0 * 5 ** gangs``;
+  ``s0 + 5 * gangs`` / ``p0 * 5 ** gangs``; a reduction on ``acc.serial`` (one gang);
 * loop-red style schedule sums: every iteration adds ``(i + 1) * 4096 + code(gang, worker,
   lane)`` read with ``mux.get_group_id`` / ``mux.get_local_id`` inside the loop, so the sum
   checks which position ran which iteration (pos = (gang * nw + worker) * vl + lane over the
@@ -392,6 +392,7 @@ def loop(levels: str, n: int, iv: str, body: list[str], *, reds: list[tuple[str,
          private: list[tuple[str, str]] = (), prog: Program) -> list[str]:
     """``acc.loop <levels> [private] [reduction] control(iv) = (0) to (n) step (1)``."""
     head = "acc.loop" + "".join(f" {lv}" for lv in levels.split())
+    attrs_ = INDEP if levels else "attributes {seq = [#acc.device_type<none>]}"
     if private:
         head += f" private({', '.join(v for v, _ in private)} : {', '.join(t for _, t in private)})"
     if reds:
@@ -399,7 +400,7 @@ def loop(levels: str, n: int, iv: str, body: list[str], *, reds: list[tuple[str,
     zero, one, ub = prog.index(0), prog.index(1), prog.index(n)
     return [f"{head} control({iv} : index) = ({zero} : index) to ({ub} : index) "
             f"step ({one} : index) {{", *("  " + b for b in body), "  acc.yield",
-            f"}} {INDEP}"]
+            f"}} {attrs_}"]
 
 
 def accumulate(prog: Program, op: str, tname: str, var: str, xs: list[str], idx: str, n: int,
@@ -621,6 +622,17 @@ def build_parallel() -> Program:
         prog.result(f"parallel + {tname}", tname, s,
                     None, lambda tg: 1 + 5 * GANGS[tg] + int(x.sum()))
         prog.result(f"parallel * {tname}", tname, p, None, lambda tg: 2 * 5 ** GANGS[tg])
+    # acc.serial: one gang on both targets
+    xs = prog.input(x.astype(np.int32), "i32")
+    s = prog.scalar("i32", 4)
+    rs = prog.copy_reduction("add", "i32", s, "s")
+    body = ["%f5 = arith.constant 5 : i32", "%s0 = memref.load {rs}[] : memref<i32>",
+            "%s1 = arith.addi %s0, %f5 : i32", "memref.store %s1, {rs}[] : memref<i32>",
+            *loop("", 300, "%i", accumulate(prog, "add", "i32", rs, xs, "%i", 300, "q"),
+                  prog=prog)]
+    prog.main += [f"  acc.serial reduction({rs} : memref<i32>) {{",
+                  *("    " + line.replace("{rs}", rs) for line in body), "    acc.yield", "  }"]
+    prog.result("serial + i32", "i32", s, None, lambda _tg: 4 + 5 + int(x.sum()))
     return prog
 
 

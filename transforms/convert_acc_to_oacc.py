@@ -20,6 +20,9 @@ The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default map
 -> local dimension ``vector-dim``); absent clauses take ``num-gangs``/``num-workers``/
 ``vector-length`` (OpenACC's default 1).
 
+``acc.serial`` is outlined the same way as ``acc.parallel num_gangs(1) num_workers(1)
+vector_length(1)`` (kernel ``@h_acc_serial_<n>``).
+
 **Execution model.** Every work-item runs the region (redundant mode); only partitioned loops
 split work. A loop partitioned over the levels L (gang, worker, vector, in that order) uses
 ``pos = (gang*nw + worker)*vl + vector`` and ``size = ng*nw*vl`` over the levels present, in
@@ -86,7 +89,7 @@ Recipes: ``acc.reduction.recipe``'s operator gives the kind (iand -> and, ior ->
 land, lor, add, mul, max, min); its type is the variable's ``memref<T>`` or ``T``; the
 identity is recomputed by the expansion (the init region is type-checked only). Errors name
 the op, recipe or variable: no recipe, operator invalid for the type, mismatched recipe
-types, eqv/neqv, ``acc.kernels``/``acc.serial``, unsupported clauses. Modules without ``acc``
+types, eqv/neqv, ``acc.kernels``, unsupported clauses. Modules without ``acc``
 ops are left unchanged.
 """
 
@@ -360,14 +363,12 @@ class ConvertAccToOacc(ModulePass):
         for o in op.walk():
             if isinstance(o, acc.KernelsOp):
                 raise _unsupported("acc.kernels (use acc.parallel)")
-            if isinstance(o, acc.SerialOp):
-                raise _unsupported("acc.serial (use acc.parallel num_gangs(1) ...)")
         recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, _RECIPES)}
         for f in [o for o in op.ops if isinstance(o, func.FuncOp)]:
-            pars = [o for o in f.walk() if isinstance(o, acc.ParallelOp)]
+            pars = [o for o in f.walk() if isinstance(o, _COMPUTE)]
             for n, par in enumerate(pars):
-                if par.parent_op() is not f and _inside(par, acc.ParallelOp):
-                    raise _err(f"@{f.sym_name.data}: nested acc.parallel")
+                if _inside(par, _COMPUTE):
+                    raise _err(f"@{f.sym_name.data}: nested '{par.name}'")
                 _Outliner(self, op, f, par, n, recipes).run()
             _cleanup_host(f)
         for o in list(op.ops):
@@ -397,7 +398,11 @@ class ConvertAccToOacc(ModulePass):
         return (self.gang_dim, self.worker_dim, self.vector_dim)
 
 
-def _inside(op: Operation, cls: type[Operation]) -> bool:
+#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1).
+_COMPUTE = (acc.ParallelOp, acc.SerialOp)
+
+
+def _inside(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]) -> bool:
     p = op.parent_op()
     while p is not None:
         if isinstance(p, cls):
@@ -442,7 +447,7 @@ class _Outliner:
         opts: ConvertAccToOacc,
         module: ModuleOp,
         host: func.FuncOp,
-        par: acc.ParallelOp,
+        par: acc.ParallelOp | acc.SerialOp,
         n: int,
         recipes: dict[str, Operation],
     ) -> None:
@@ -453,11 +458,12 @@ class _Outliner:
         self.recipes = recipes
         hname = host.sym_name.data
         names = {o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}
-        name = f"{hname}_acc_parallel_{n}"
+        self.serial = isinstance(par, acc.SerialOp)
+        name = f"{hname}_acc_{'serial' if self.serial else 'parallel'}_{n}"
         while name in names:
             name += "_"
         self.name = name
-        self.where = f"acc.parallel in @{hname} (kernel @{name})"
+        self.where = f"{par.name} in @{hname} (kernel @{name})"
         self.lid = 0
         self.loop_reds: dict[acc.LoopOp, list[_Red]] = {}
         #: acc.loops inside a masked remainder round -> the round's validity
@@ -471,6 +477,8 @@ class _Outliner:
             raise _unsupported(f"{self.where}: the if clause")
         if par.self_cond is not None or par.self_attr is not None:
             raise _unsupported(f"{self.where}: the self clause")
+        if isinstance(par, acc.SerialOp):
+            return
         if len(par.num_gangs) > 1:
             raise _unsupported(f"{self.where}: num_gangs with {len(par.num_gangs)} dimensions")
         for attr, what in ((par.num_gangs_device_type, "num_gangs"),
@@ -482,6 +490,8 @@ class _Outliner:
     def _sizes(self) -> list[tuple[SSAValue | None, int | None]]:
         """(host value or None, constant or None) of num_gangs, num_workers, vector_length."""
         par = self.par
+        if isinstance(par, acc.SerialOp):
+            return [(None, 1)] * 3
         defaults = (self.opts.num_gangs, self.opts.num_workers, self.opts.vector_length)
         out: list[tuple[SSAValue | None, int | None]] = []
         for vals, d, what in ((par.num_gangs, defaults[0], "num_gangs"),
