@@ -622,6 +622,19 @@ def build_parallel() -> Program:
         prog.result(f"parallel + {tname}", tname, s,
                     None, lambda tg: 1 + 5 * GANGS[tg] + int(x.sum()))
         prog.result(f"parallel * {tname}", tname, p, None, lambda tg: 2 * 5 ** GANGS[tg])
+    # reduction on the parallel construct with an inner worker vector loop of the same
+    # variable: the inner RESULT is the parallel's private LOCAL (no dummy gang level)
+    xs = prog.input(x.astype(np.int64), "i64")
+    s = prog.scalar("i64", 7)
+    rs = prog.copy_reduction("add", "i64", s, "s")
+    body = ["%f5 = arith.constant 5 : i64", f"%s0 = memref.load {rs}[] : memref<i64>",
+            "%s1 = arith.addi %s0, %f5 : i64", f"memref.store %s1, {rs}[] : memref<i64>",
+            *loop("worker vector", 300, "%i",
+                  accumulate(prog, "add", "i64", rs, xs, "%i", 300, "w"),
+                  reds=[(rs, "memref<i64>")], prog=prog)]
+    prog.parallel(body, reduction=[(rs, "memref<i64>")])
+    prog.result("parallel + i64 > worker vector", "i64", s, None,
+                lambda tg: 7 + GANGS[tg] * (5 + int(x.sum())))
     # acc.serial: one gang on both targets
     xs = prog.input(x.astype(np.int32), "i32")
     s = prog.scalar("i32", 4)
