@@ -185,7 +185,24 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
         if observe is not None:
             observe(p, module)
+        if p.name == "work-item-loops" and infos is not None:
+            _record_vector_schedules(module, infos)
     return infos if infos is not None else kernel_infos(module, sub_group_size)
+
+
+def _record_vector_schedules(module, infos: list[KernelInfo]) -> None:
+    """work-item-loops' vector schedule (``mux.vector_schedule``) into the launch metadata:
+    without a tail the launcher checks the local size."""
+    from xmux.dialects import attrs
+
+    by_name = {i.name: i for i in infos}
+    for f in attrs.entry_points(module):
+        info = by_name.get(f.sym_name.data)
+        schedule = attrs.get_vector_schedule(f)
+        if info is not None and schedule is not None:
+            info.vector_width = schedule.width
+            info.vector_dim = schedule.dim
+            info.vector_tail = schedule.tail
 
 
 def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[KernelInfo]]:
@@ -236,6 +253,7 @@ class Kernel:
             info.reqd_work_group_size,
             info.max_work_dim,
             max_work_group_size=info.max_work_group_size,
+            vector=launch.vector_requirement(info),
         )
         if extra:
             if len(args) != len(info.args):
@@ -423,6 +441,8 @@ def compile(  # noqa: A001 - the public name in the contract
     spec_constants: str = "native",
     specialize: bool | None = None,
     sub_group_size: int = 1,
+    vector_width: int = 0,
+    force_no_tail: bool = False,
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -434,6 +454,8 @@ def compile(  # noqa: A001 - the public name in the contract
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (default pipeline only; ``pipelines.cpu(sub_group_size=)``
     builds a pipeline with it).
+    ``vector_width`` / ``force_no_tail`` (default pipeline only) are work-item-loops' vector +
+    scalar tail scheduling (``xmux.pipelines.cpu``).
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -460,15 +482,29 @@ def compile(  # noqa: A001 - the public name in the contract
                 f"{spec_constants!r}"
             )
         mode = spec_constants
+        if not isinstance(vector_width, int) or vector_width < 0:
+            raise XmuxError(f"xmux.compile: vector_width must be an int >= 0, got {vector_width!r}")
 
         # built only on a cache miss: importing every pass costs ~80 ms a warm hit avoids
         def pipeline():  # noqa: F811 - a factory standing in for the pass list
-            return pipelines.cpu(spec_constants=mode, sub_group_size=sub_group_size)
+            return pipelines.cpu(
+                spec_constants=mode,
+                sub_group_size=sub_group_size,
+                vector_width=vector_width,
+                force_no_tail=force_no_tail,
+            )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
         if sub_group_size != 1:
             pipeline_spec += f"/sub-group-size={sub_group_size}"
+        if vector_width > 1 or force_no_tail:  # part of the cache key
+            pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
     else:
+        if vector_width or force_no_tail:
+            raise XmuxError(
+                "xmux.compile: vector_width/force_no_tail apply to the default pipeline; with "
+                "pipeline=, pass xmux.pipelines.cpu(vector_width=...) instead"
+            )
         pipeline_spec = pipelines.spec(pipeline)
     cache_dir = jit.default_cache_dir() if use_cache else None
     key = None

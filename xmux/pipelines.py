@@ -48,24 +48,39 @@ def make_pass(name: str, **options: object) -> ModulePass:
 
 
 def cpu(
-    *, fp_control: bool = False, spec_constants: str = "native", sub_group_size: int = 1
+    *,
+    fp_control: bool = False,
+    spec_constants: str = "native",
+    sub_group_size: int = 1,
+    vector_width: int = 0,
+    force_no_tail: bool = False,
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
     JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
     ``sub_group_size`` is the emulated sub-group size of kernels without
-    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``)."""
+    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
+    ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
+    work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
+    then use local sizes that are multiples of W in that dimension)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
         )
     if not isinstance(sub_group_size, int) or sub_group_size < 1:
         raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
+    if not isinstance(vector_width, int) or vector_width < 0:
+        raise ValueError(f"vector_width must be an int >= 0, got {vector_width!r}")
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
     }
+    if vector_width > 1 or force_no_tail:
+        options["work-item-loops"] = {
+            "vector_width": vector_width,
+            "force_no_tail": force_no_tail,
+        }
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")
