@@ -46,7 +46,8 @@ def main() -> int:
     ap.add_argument("--variants", default="default,vw8,vw16")
     ap.add_argument("--reqd", action="store_true", help="also the reqd_work_group_size forms")
     ap.add_argument("--gcc", action="store_true", help="also the gcc -O3 reference (ref.c)")
-    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None,
+                    help="xmux launch threads (and OMP_NUM_THREADS of the gcc reference)")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     os.environ["XMUX_CACHE"] = "0"
@@ -60,6 +61,8 @@ def main() -> int:
     ref = wl.references(d)
     gcc = None
     if args.gcc:
+        if args.threads is not None:  # libgomp reads it when ref.c's library loads
+            os.environ["OMP_NUM_THREADS"] = str(args.threads)
         bl.BUILD_DIR = tempfile.mkdtemp(prefix="xmux_variants_")
         lib, _, _ = bl.build_ref()
         gcc = bench_run.gcc_backends(lib, d, ref, s)
