@@ -39,19 +39,19 @@ members of that type; CAP = the largest work-group the collectives can see: the 
 ``MAX_WORK_GROUP_SIZE`` (1024) for a kernel without a required size — the launcher refuses
 larger work-groups for such kernels (``KernelInfo.max_work_group_size``).
 
-**Semantics.** any/all are or/and reductions of i1. Scans fold in local-linear-id order.
-A reduce's fadd/fmul carry ``reassoc`` (OpenCL leaves the order unspecified) so LLVM
+**Semantics.** any/all are or/and reductions of i1. Scans fold in local-linear-id order. A
+reduce's fadd/fmul carry ``reassoc`` (OpenCL leaves the order unspecified) so LLVM
 vectorizes the fold; the result is the same for every work-item and every run. Reductions
 fold ``[0, n)`` from an exact identity (fadd from -0.0, fmul 1.0, integers' identities), so
 no element is peeled and the vector loads stay aligned; fmin/fmax start from element 0
 (``minnum(+inf, NaN)`` would drop a lone NaN). When every entry point reaching the
 collective requires the same work-group size, n is that constant (the launcher runs only
 full groups then): the fold is fully unrolled, and after the work-item loops LLVM folds the
-scratch round trip away (``reduce_wg``: the group's inputs summed straight from memory). fmin/fmax are IEEE
-minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical kinds on wider
-integers produce 0 or 1. Identities (exclusive scans' first element): add/or/xor/umax/
-logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax the largest/smallest
-signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
+scratch round trip away (``reduce_wg``: the group's inputs summed straight from memory).
+fmin/fmax are IEEE minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical
+kinds on wider integers produce 0 or 1. Identities (exclusive scans' first element):
+add/or/xor/umax/ logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax
+the largest/smallest signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
 
 Expects: collectives in uniform control flow (the barriers' rules), in any function.
 Guarantees: no work-group collective remains.
