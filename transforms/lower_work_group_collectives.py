@@ -50,7 +50,7 @@ full groups then): the fold is fully unrolled, and after the work-item loops LLV
 scratch round trip away (``reduce_wg``: the group's inputs summed straight from memory).
 fmin/fmax are IEEE minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical
 kinds on wider integers produce 0 or 1. Identities (exclusive scans' first element):
-add/or/xor/umax/ logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax
+add/or/xor/umax/logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax
 the largest/smallest signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
 
 Expects: collectives in uniform control flow (the barriers' rules), in any function.
