@@ -189,7 +189,24 @@ def test_vector_width_is_part_of_the_cache_key(tmp_path, monkeypatch):
 
 
 def test_bad_options_are_clear_errors():
-    with pytest.raises(XmuxError, match="vector_width must be an int >= 0"):
-        xmux.compile(VECADD, vector_width=-2)
+    for bad in (-2, 6):
+        with pytest.raises(XmuxError, match="vector_width must be 0, 1 or a power of two"):
+            xmux.compile(VECADD, vector_width=bad)
     with pytest.raises(XmuxError, match="apply to the default pipeline"):
         xmux.compile(VECADD, pipeline=pipelines.cpu(), vector_width=8)
+
+
+# every barrier shape of tests/test_barriers.py (structured fission and region dispatch)
+from test_barriers import SHAPES  # noqa: E402
+from test_barriers import test_shape_matches_numpy as _barrier_shape  # noqa: E402
+
+
+@pytest.mark.parametrize(("gsize", "lsize"), [((9,), (3,)), ((26, 6), (13, 3)), ((700,), (256,))])
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_barrier_shapes_with_vector_width(name, gsize, lsize, monkeypatch):
+    compile_ = xmux.compile
+    monkeypatch.setattr(xmux, "compile", lambda src, **kw: compile_(src, vector_width=4, **kw))
+    import test_barriers
+
+    monkeypatch.setattr(test_barriers, "_programs", {})
+    _barrier_shape(name, gsize, lsize)

@@ -668,8 +668,11 @@ class WorkItemLoopsPass(ModulePass):
     force_no_tail: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.vector_width < 0:
-            raise XmuxError(f"work-item-loops: vector-width must be >= 0, got {self.vector_width}")
+        w = self.vector_width
+        if w < 0 or (w > 1 and w & (w - 1)):
+            raise XmuxError(
+                f"work-item-loops: vector-width must be 0, 1 or a power of two, got {w}"
+            )
         symbols = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
         # A kernel that already sets local ids is a work-group function: leave it.
         kernels = [

@@ -482,8 +482,11 @@ def compile(  # noqa: A001 - the public name in the contract
                 f"{spec_constants!r}"
             )
         mode = spec_constants
-        if not isinstance(vector_width, int) or vector_width < 0:
-            raise XmuxError(f"xmux.compile: vector_width must be an int >= 0, got {vector_width!r}")
+        if not pipelines.valid_vector_width(vector_width):
+            raise XmuxError(
+                "xmux.compile: vector_width must be 0, 1 or a power of two, got "
+                f"{vector_width!r}"
+            )
 
         # built only on a cache miss: importing every pass costs ~80 ms a warm hit avoids
         def pipeline():  # noqa: F811 - a factory standing in for the pass list

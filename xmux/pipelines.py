@@ -47,6 +47,11 @@ def make_pass(name: str, **options: object) -> ModulePass:
     return passes[name]()(**options)
 
 
+def valid_vector_width(w: object) -> bool:
+    """0 or 1 (off) or a power of two (LLVM's loop vectorizer takes only those)."""
+    return isinstance(w, int) and w >= 0 and (w <= 1 or w & (w - 1) == 0)
+
+
 def cpu(
     *,
     fp_control: bool = False,
@@ -70,8 +75,8 @@ def cpu(
         )
     if not isinstance(sub_group_size, int) or sub_group_size < 1:
         raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
-    if not isinstance(vector_width, int) or vector_width < 0:
-        raise ValueError(f"vector_width must be an int >= 0, got {vector_width!r}")
+    if not valid_vector_width(vector_width):
+        raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
