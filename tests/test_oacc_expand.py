@@ -80,3 +80,32 @@ def test_every_level_type_and_operator_is_covered():
 def test_oacc_target_is_checked():
     with pytest.raises(XmuxError, match="oacc target must be one of cpu, host"):
         HostProgram(_program("gang")[0], oacc_target="gpu")
+
+
+def test_dynamic_sizes_on_cpu(capfd):
+    """oacc.dims with run-time gang count and vector length (-1), no required work-group size:
+    sizes come from the launch, the vector buffer is sized for 1024 work-items and the launcher
+    gets that limit."""
+    import re
+
+    kernels = {
+        "vector": [ok.Case("vector", "f32", ("add",)), ok.Case("vector", "c64", ("mul",))],
+        "wv": [ok.Case("wv", "i8", ("max",))],
+    }
+    text, expected = ok.program(kernels)
+    text, n = re.subn(
+        r"oacc.dims = array<i64: \d+, (\d+), \d+>, mux.reqd_work_group_size = [^}]*",
+        r"oacc.dims = array<i64: -1, \1, -1>",
+        text,
+    )
+    assert n == 2
+    prog = HostProgram(text, oacc_target="cpu")
+    assert {k: (i.reqd_work_group_size, i.max_work_group_size) for k, i in prog.infos.items()} == {
+        "vector": (None, 1024),
+        "wv": (None, 1024),
+    }
+    prog.run_main()
+    out = capfd.readouterr().out
+    got = ok.decode(expected, [int(v) for v in out.split("data =")[1].strip(" \n[]").split(",")])
+    for (case, op, ref), g in zip(expected, got, strict=True):
+        np.testing.assert_array_equal(g, ref, err_msg=f"{case.name} {op}")
