@@ -109,3 +109,61 @@ def test_dynamic_sizes_on_cpu(capfd):
     got = ok.decode(expected, [int(v) for v in out.split("data =")[1].strip(" \n[]").split(",")])
     for (case, op, ref), g in zip(expected, got, strict=True):
         np.testing.assert_array_equal(g, ref, err_msg=f"{case.name} {op}")
+
+
+GANG_SUM = """
+func.func @gsum(%x: memref<64xi32>, %r: memref<i32>) attributes {mux.kernel = "entry_point",
+    oacc.dims = array<i64: 4, 1, 1>, mux.reqd_work_group_size = array<i64: 1, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %p = memref.alloca() : memref<i32>
+  %a = memref.load %r[] : memref<i32>
+  %a1 = oacc.reduction_setup gang add %a res(%r : memref<i32>) lid 0 rid 0 : i32
+  oacc.fork gang
+  %a2 = oacc.reduction_init gang add %a1 res(%r : memref<i32>) lid 0 rid 0 : i32
+  memref.store %a2, %p[] : memref<i32>
+  %pos = oacc.dim_pos gang : index
+  %size = oacc.dim_size gang : index
+  %full = arith.divui %c64, %size : index
+  scf.for %k = %c0 to %full step %c1 {
+    %b = arith.muli %k, %size : index
+    %i = arith.addi %b, %pos : index
+    %v = memref.load %x[%i] : memref<64xi32>
+    %s = memref.load %p[] : memref<i32>
+    %t = arith.addi %s, %v : i32
+    memref.store %t, %p[] : memref<i32>
+  }
+  %a3 = memref.load %p[] : memref<i32>
+  oacc.lock gang lid 0
+  %a4 = oacc.reduction_fini gang add %a3 res(%r : memref<i32>) lid 0 rid 0 : i32
+  oacc.unlock gang lid 0
+  oacc.join gang
+  %a5 = oacc.reduction_teardown gang add %a4 res(%r : memref<i32>) lid 0 rid 0 : i32
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("target,global_size", [("cpu", 4), ("host", 1)])
+def test_compile_oacc_target(target, global_size):
+    """xmux.compile(oacc_target=...): cpu runs the 4 gangs as 4 work-groups, host one
+    work-item doing every iteration (the kernel then requires 1x1x1)."""
+    import xmux
+
+    k = xmux.compile(GANG_SUM, oacc_target=target, cache=False)["gsum"]
+    assert k.info.reqd_work_group_size == [1, 1, 1]
+    x = np.arange(64, dtype=np.int32)
+    r = np.array(5, dtype=np.int32)
+    k(x, r, global_size=global_size, local_size=1)
+    assert int(r) == 5 + x.sum()
+
+
+def test_oacc_target_option_errors():
+    import xmux
+    from xmux import pipelines
+
+    with pytest.raises(ValueError, match="oacc_target must be one of"):
+        pipelines.cpu(oacc_target="gpu")
+    with pytest.raises(XmuxError, match="oacc_target must be one of"):
+        xmux.compile(GANG_SUM, oacc_target="gpu", cache=False)
