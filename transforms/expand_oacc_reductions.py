@@ -324,7 +324,10 @@ def memref_pointer(b: Ops, m: SSAValue, where: str) -> SSAValue:
     p = b(memref.ExtractAlignedPointerAsIndexOp.get(m))
     ptr = b(llvm.IntToPtrOp(b(arith.IndexCastOp(p, i64))))
     if offset:
-        ptr = b(llvm.GEPOp(ptr, [offset], storage_type(t.element_type)))
+        elem = t.element_type
+        if isinstance(elem, ComplexType):  # in units of parts
+            elem, offset = elem.element_type, 2 * offset
+        ptr = b(llvm.GEPOp(ptr, [offset], i8 if elem == i1 else elem))
     return ptr
 
 
