@@ -42,6 +42,7 @@ SCHEDULING_PARAMS = "mux.scheduling_params"
 WORK_ITEM_LOOP = "mux.work_item_loop"
 PER_WORK_ITEM = "mux.per_work_item"
 SINGLE_WORK_ITEM = "mux.single_work_item"
+SUB_GROUP_SCOPE = "mux.sub_group_scope"
 LOOP_PARALLEL = "xmux.loop_parallel"
 ACCESS_GROUPS = "xmux.access_groups"
 KERNEL_TABLE = "xmux.kernel_table"
@@ -268,6 +269,17 @@ def is_single_work_item(op: Operation) -> bool:
 
 def mark_single_work_item(op: Operation) -> None:
     op.attributes[SINGLE_WORK_ITEM] = UnitAttr()
+
+
+def is_sub_group_scope(op: Operation) -> bool:
+    """A ``mux.work_group_barrier`` standing in for a sub-group barrier
+    (lower-sub-group-collectives at sub-group size N > 1): its control flow need only be
+    uniform within each sub-group, not across the work-group."""
+    return SUB_GROUP_SCOPE in op.attributes
+
+
+def mark_sub_group_scope(op: Operation) -> None:
+    op.attributes[SUB_GROUP_SCOPE] = UnitAttr()
 
 
 def is_per_work_item(op: Operation) -> bool:

@@ -22,6 +22,8 @@ Work-group values
     region executes a barrier unconditionally (directly in its body): OpenCL requires every
     work-item to reach that barrier equally often, so the value is uniform in every legal
     program. It is stored per work-item and read back from work-item 0 ("uniformized").
+    Barriers marked ``mux.sub_group_scope`` (standing in for sub-group ones) do not count:
+    their control need only be uniform within each sub-group.
     Anything else is not structured: the caller falls back to region dispatch.
 Values crossing segments
     A work-item value used in another segment is re-computed there when it is a short chain
@@ -72,7 +74,6 @@ from xmux.errors import NotSupportedError
 from xmux.transforms.uniformity import (
     ancestor_in,
     free_values,
-    has_direct_barrier,
     is_control_barrier,
     is_pure,
     is_uniform_pure,
@@ -180,8 +181,12 @@ def _control_operands(op: Operation) -> list[SSAValue]:
 
 def _uniform_by_rule(op: Operation) -> bool:
     """A barrier runs unconditionally in the lifted region: legal programs make its control
-    uniform (see the module docstring)."""
-    return has_direct_barrier(b for r in op.regions for b in r.blocks)
+    uniform (see the module docstring). Not so for a barrier standing in for a sub-group one
+    (``mux.sub_group_scope``): its control need only be uniform within each sub-group."""
+    return any(
+        is_control_barrier(o) and not attrs.is_sub_group_scope(o)
+        for r in op.regions for b in r.blocks for o in b.ops
+    )
 
 
 # =======================================================================================

@@ -23,8 +23,13 @@ offsets in ``dialects/attrs.py``):
   get_global_id d        group_id·enqueued_local_size + local_id + global_offset
   get_global_linear_id   (id2−off2)·gs1·gs0 + (id1−off1)·gs0 + (id0−off0)
   get_local_linear_id    lid2·ls1·ls0 + lid1·ls0 + lid0   (actual local size)
-  sub-groups (size 1)    sub_group_size = max_sub_group_size = 1, sub_group_local_id = 0,
-                         sub_group_id = local linear id, num_sub_groups = ls0·ls1·ls2
+  sub-groups of size N   N = the function's ``mux.reqd_sub_group_size``, else that of the
+                         entry points reaching it, else 1 (lower-sub-group-collectives sets
+                         it); L = ls0·ls1·ls2, llid = local linear id:
+                         sub_group_id = llid / N, sub_group_local_id = llid mod N,
+                         sub_group_size = min(N, L − sub_group_id·N) (the last sub-group
+                         may be smaller), max_sub_group_size = N, num_sub_groups = ⌈L / N⌉;
+                         N = 1 gives 1, 0, llid and L directly
   ====================== ==================================================================
 * ``mux.mem_barrier`` → ``llvmx.fence`` with the ordering of its semantics (relaxed: no
   fence). A work-group runs on one thread, so work-group, sub-group and work-item scopes
@@ -89,6 +94,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError, XmuxError
+from xmux.transforms.lower_sub_group_collectives import (
+    SUB_GROUP_QUERIES,
+    function_sub_group_sizes,
+)
 
 PASS = "define-mux-builtins"
 PARAM_NAMES = ("wi_info", "wg_info", "sched_info")
@@ -213,6 +222,7 @@ class Expander:
     """
 
     function: func.FuncOp
+    sub_group_size: int = 1
     ops: list[Operation] = field(default_factory=list)
     _cache: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
     _last_cached: Operation | None = None
@@ -336,6 +346,40 @@ class Expander:
         return self.uniform(("local_linear_size",), compute)
 
 
+    # --- sub-groups: N consecutive work-items in local linear order ----------------------
+
+    def sub_group_id(self) -> SSAValue:
+        if self.sub_group_size == 1:
+            return self.local_linear_id()
+        return self.emit(arith.DivUIOp(self.local_linear_id(), self.const(self.sub_group_size)))
+
+    def sub_group_local_id(self) -> SSAValue | int:
+        if self.sub_group_size == 1:
+            return 0
+        return self.emit(arith.RemUIOp(self.local_linear_id(), self.const(self.sub_group_size)))
+
+    def sub_group_size_query(self) -> SSAValue | int:
+        """min(N, L − sub_group_id·N): the last sub-group may be smaller."""
+        n = self.sub_group_size
+        if n == 1:
+            return 1
+        start = self.mul(self.sub_group_id(), self.const(n))
+        left = self.emit(arith.SubiOp(self.local_linear_size(), start))
+        return self.emit(arith.MinUIOp(left, self.const(n)))
+
+    def num_sub_groups(self) -> SSAValue:
+        """ceil(L / N)."""
+        n = self.sub_group_size
+        if n == 1:
+            return self.local_linear_size()
+
+        def compute() -> SSAValue:
+            up = self.add(self.local_linear_size(), self.const(n - 1))
+            return self.emit(arith.DivUIOp(up, self.const(n)))
+
+        return self.uniform(("num_sub_groups",), compute)
+
+
 def _dim_field(struct: int, base: int) -> Callable[[Expander, int], SSAValue]:
     return lambda e, d: e.field(struct, base + d)
 
@@ -355,11 +399,11 @@ _QUERIES: dict[type[Operation], Callable[[Expander], SSAValue | int]] = {
     mux.GetWorkDimOp: lambda e: e.field(SCHED, attrs.SCHED_WORK_DIM),
     mux.GetGlobalLinearIdOp: Expander.global_linear_id,
     mux.GetLocalLinearIdOp: Expander.local_linear_id,
-    mux.GetSubGroupIdOp: Expander.local_linear_id,
-    mux.GetNumSubGroupsOp: Expander.local_linear_size,
-    mux.GetSubGroupSizeOp: lambda e: 1,
-    mux.GetMaxSubGroupSizeOp: lambda e: 1,
-    mux.GetSubGroupLocalIdOp: lambda e: 0,
+    mux.GetSubGroupIdOp: Expander.sub_group_id,
+    mux.GetNumSubGroupsOp: Expander.num_sub_groups,
+    mux.GetSubGroupSizeOp: Expander.sub_group_size_query,
+    mux.GetMaxSubGroupSizeOp: lambda e: e.sub_group_size,
+    mux.GetSubGroupLocalIdOp: Expander.sub_group_local_id,
 }
 
 
@@ -537,9 +581,9 @@ def _not_supported(op: Operation, f: func.FuncOp) -> NotSupportedError:
     )
 
 
-def define_builtins(f: func.FuncOp) -> None:
+def define_builtins(f: func.FuncOp, sub_group_size: int = 1) -> None:
     """Expand every mux builtin in ``f`` (which has the scheduling parameters if needed)."""
-    cache = Expander(f)
+    cache = Expander(f, sub_group_size)
     dmas: list[mux.DmaOp] = []
     for op in list(f.walk()):
         if isinstance(op, mux.DmaWaitOp):
@@ -607,6 +651,13 @@ class DefineMuxBuiltinsPass(ModulePass):
             add_scheduling_params(f)
         for f in needed.values():
             pass_params_on(f, needed)
+        sub_group_users = [
+            f.sym_name.data
+            for f in op.ops
+            if isinstance(f, func.FuncOp)
+            and any(isinstance(o, SUB_GROUP_QUERIES) for o in f.walk())
+        ]
+        sizes = function_sub_group_sizes(op, sub_group_users, where=PASS)
         for f in op.ops:
             if isinstance(f, func.FuncOp) and f.body.blocks:
-                define_builtins(f)
+                define_builtins(f, sizes.get(f.sym_name.data, 1))

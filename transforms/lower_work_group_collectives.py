@@ -81,7 +81,7 @@ After (CAP = 255 + 1 with reqd_work_group_size 256x1x1)::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -283,14 +283,17 @@ def _write_free(op: Operation) -> bool:
     )
 
 
-def _batches_of_block(block: Block) -> list[_Batch]:
+def batches_of_block(
+    block: Block, is_member: Callable[[Operation], bool] = is_work_group_collective
+) -> list[_Batch]:
+    """Batches of consecutive ``is_member`` ops of ``block`` that may share two barriers."""
     ops = list(block.ops)
     pos = {op: i for i, op in enumerate(ops)}
     batches: list[_Batch] = []
     i = 0
     while i < len(ops):
         first = ops[i]
-        if not is_work_group_collective(first):
+        if not is_member(first):
             i += 1
             continue
         members = [first]
@@ -298,7 +301,7 @@ def _batches_of_block(block: Block) -> list[_Batch]:
         moved: list[Operation] = []
         for o in ops[i + 1 :]:
             uses = any(v in tainted for v in o.operands)
-            if is_work_group_collective(o):
+            if is_member(o):
                 if uses:
                     break
                 members.append(o)
@@ -322,21 +325,25 @@ def _batches_of_block(block: Block) -> list[_Batch]:
 # ---------------------------------------------------------------------------------------
 
 
-def _type_key(t: Attribute) -> str:
+def type_key(t: Attribute) -> str:
     return "index" if isinstance(t, IndexType) else str(t)
 
 
 @dataclass
-class _Scratch:
+class Scratch:
+    """Work-group local storage: per element type one ``memref<rows x (capacity+extra)>``.
+    Work-group collectives use two extra slots (result and staging)."""
+
     capacity: int
     rows: dict[str, int] = field(default_factory=dict)
     types: dict[str, Attribute] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    extra: int = 2
 
     def memref_type(self, key: str) -> MemRefType:
         return MemRefType(
             self.types[key],
-            [self.rows[key], self.capacity + 2],
+            [self.rows[key], self.capacity + self.extra],
             memory_space=IntegerAttr(LOCAL_MEMORY_SPACE, 64),
         )
 
@@ -366,25 +373,25 @@ def _check_type(m: _Member) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def _local_linear_size(b: Ops) -> SSAValue:
+def local_linear_size(b: Ops) -> SSAValue:
     sizes = [b(mux.GetLocalSizeOp(d, INDEX)) for d in range(3)]
     return b(arith.MuliOp(b(arith.MuliOp(sizes[0], sizes[1])), sizes[2]))
 
 
-def _views(b: Ops, scratch: _Scratch, batch: _Batch) -> dict[str, SSAValue]:
+def _views(b: Ops, scratch: Scratch, batch: _Batch) -> dict[str, SSAValue]:
     views: dict[str, SSAValue] = {}
     for m in batch.members:
-        key = _type_key(m.type)
+        key = type_key(m.type)
         if key not in views:
             views[key] = scratch.view(b, key)
     return views
 
 
-def _write_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> None:
+def _write_phase(b: Ops, scratch: Scratch, batch: _Batch) -> None:
     lid = b(mux.GetLocalLinearIdOp(INDEX))
     views = _views(b, scratch, batch)
     for m in batch.members:
-        s = views[_type_key(m.type)]
+        s = views[type_key(m.type)]
         row = b.index(m.row)
         value = m.op.operands[0]
         if isinstance(m.op, mux.WorkGroupBroadcastOp):
@@ -434,16 +441,16 @@ def _fold_loop(
     return total if scan is None else None
 
 
-def _combine_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> None:
+def _combine_phase(b: Ops, scratch: Scratch, batch: _Batch) -> None:
     lid = b(mux.GetLocalLinearIdOp(INDEX))
     is_first = b(arith.CmpiOp(lid, b.index(0), "eq"))
     inner = Ops()
     n = None
     if any(m.collective != "broadcast" for m in batch.members):
-        n = _local_linear_size(inner)
+        n = local_linear_size(inner)
     views = _views(inner, scratch, batch)
     for m in batch.members:
-        s = views[_type_key(m.type)]
+        s = views[type_key(m.type)]
         row = inner.index(m.row)
         result_slot = inner.index(scratch.result_slot)
         if m.collective == "broadcast":
@@ -463,12 +470,12 @@ def _combine_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> None:
     b(combine_if)
 
 
-def _read_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> list[SSAValue]:
+def _read_phase(b: Ops, scratch: Scratch, batch: _Batch) -> list[SSAValue]:
     views = _views(b, scratch, batch)
     lid = None
     results = []
     for m in batch.members:
-        s = views[_type_key(m.type)]
+        s = views[type_key(m.type)]
         if m.collective in ("scan_inclusive", "scan_exclusive"):
             if lid is None:
                 lid = b(mux.GetLocalLinearIdOp(INDEX))
@@ -483,7 +490,7 @@ def _read_phase(b: Ops, scratch: _Scratch, batch: _Batch) -> list[SSAValue]:
     return results
 
 
-def _lower_batch(scratch: _Scratch, batch: _Batch) -> None:
+def _lower_batch(scratch: Scratch, batch: _Batch) -> None:
     # one builder per phase: not even a constant is shared across a barrier
     write, comb, read = Ops(), Ops(), Ops()
     _write_phase(write, scratch, batch)
@@ -541,7 +548,7 @@ def uses_work_group_collectives(module: ModuleOp, kernel: func.FuncOp) -> bool:
     )
 
 
-def _capacity(module: ModuleOp, users: Sequence[func.FuncOp]) -> int:
+def capacity(module: ModuleOp, users: Sequence[func.FuncOp]) -> int:
     funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
     kernels = attrs.entry_points(module)
     reach = {k.sym_name.data: reachable_functions(k, funcs) for k in kernels}
@@ -580,39 +587,45 @@ class LowerWorkGroupCollectives(ModulePass):
         ]
         if not users:
             return
-        scratch = _Scratch(_capacity(op, users))
+        scratch = Scratch(capacity(op, users))
         batches: list[_Batch] = []
         for f in users:
             blocks = [blk for o in f.walk() for r in o.regions for blk in r.blocks]
             for blk in blocks:
-                batches.extend(_batches_of_block(blk))
+                batches.extend(batches_of_block(blk))
         for batch in batches:
             used: dict[str, int] = {}
             for m in batch.members:
                 _check_type(m)
-                key = _type_key(m.type)
+                key = type_key(m.type)
                 m.row = used.get(key, 0)
                 used[key] = m.row + 1
                 scratch.types[key] = m.type
                 scratch.rows[key] = max(scratch.rows.get(key, 0), used[key])
-        first = op.body.block.first_op
-        point = InsertPoint.before(first) if first else InsertPoint.at_end(op.body.block)
-        for key in sorted(scratch.types):
-            scratch.names[key] = _unique_name(op, SCRATCH_PREFIX + key)
-            g = memref.GlobalOp.get(
-                StringAttr(scratch.names[key]),
-                scratch.memref_type(key),
-                UnitAttr(),
-                alignment=64,
-            )
-            Rewriter.insert_op(g, point)
+        declare_scratch(op, scratch, SCRATCH_PREFIX)
         for batch in batches:
             _lower_batch(scratch, batch)
         for f in users:
-            _renumber_barriers(f)
+            renumber_barriers(f)
 
 
-def _renumber_barriers(f: func.FuncOp) -> None:
+def declare_scratch(module: ModuleOp, scratch: Scratch, prefix: str) -> None:
+    """One ``memref.global`` per element type of ``scratch`` (named ``prefix<type>``, made
+    unique), at the top of ``module``; fills ``scratch.names``."""
+    first = module.body.block.first_op
+    point = InsertPoint.before(first) if first else InsertPoint.at_end(module.body.block)
+    for key in sorted(scratch.types):
+        scratch.names[key] = _unique_name(module, prefix + key)
+        g = memref.GlobalOp.get(
+            StringAttr(scratch.names[key]),
+            scratch.memref_type(key),
+            UnitAttr(),
+            alignment=64,
+        )
+        Rewriter.insert_op(g, point)
+
+
+def renumber_barriers(f: func.FuncOp) -> None:
     """Ids 1, 2, ... in walk order when prepare-barriers already numbered ``f``'s barriers
     (what it would give if it ran now); untouched ids (all 0) stay for it to assign."""
     barriers = [

@@ -34,6 +34,7 @@ VARYING_QUERIES: tuple[type[Operation], ...] = (
     mux.GetLocalLinearIdOp,
     mux.GetSubGroupIdOp,
     mux.GetSubGroupLocalIdOp,
+    mux.GetSubGroupSizeOp,  # the last sub-group of a group may be smaller
 )
 
 

@@ -48,9 +48,14 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   There, a ``mux.single_work_item`` ``scf.if`` stays as it is (tested per work-item).
 * A barrier under ``scf.if``/``scf.while``/``scf.for`` control that provably differs between
   work-items (``local id == x``, a loop bound that is the local id plus a uniform value) is
-  an error naming the kernel and barrier. ``mux.sub_group_barrier`` is a fence (sub-groups
-  have one work-item here). Work-group collectives must be lowered before this pass
-  (``lower-work-group-collectives``), calls reaching barriers inlined (``prepare-barriers``).
+  an error naming the kernel and barrier. A barrier marked ``mux.sub_group_scope``
+  (lower-sub-group-collectives at sub-group size N > 1) need only be uniform within each
+  sub-group: control on local id y (z) is accepted when N divides the required size x
+  (x·y), and such control is never "uniform by the barrier rule", so it takes region
+  dispatch, which moves each sub-group barrier by barrier. ``mux.sub_group_barrier`` left
+  for this pass is a fence (sub-groups of one work-item). Work-group collectives must be
+  lowered before this pass (``lower-work-group-collectives``), calls reaching barriers
+  inlined (``prepare-barriers``).
 * Kernels without barriers keep exactly the single loop nest described above.
 
 Expects: entry points marked ``mux.kernel = "entry_point"``, returning nothing. Guarantees:
@@ -169,16 +174,30 @@ def check_supported(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> Non
                 )
 
 
+def _sub_group_uniform_dims(kernel: func.FuncOp) -> set[int]:
+    """Dimensions whose local id is the same across each sub-group (N consecutive
+    work-items in local linear order): y when N divides the required size x, z when it
+    divides x·y."""
+    n = attrs.get_reqd_sub_group_size(kernel) or 1
+    reqd = attrs.get_reqd_work_group_size(kernel)
+    if n == 1 or reqd is None:
+        return set()
+    return {d for d, span in ((1, reqd[0]), (2, reqd[0] * reqd[1])) if span % n == 0}
+
+
 def check_divergent_barriers(kernel: func.FuncOp, builder: WorkItemLoopBuilder) -> None:
     """A barrier directly inside control flow that provably differs between work-items (so
     the work-items that enter it all execute the barrier, and not all of them enter) is an
     error. Barriers nested deeper may legally be skipped by everybody: they are left to the
     region dispatch, which cannot hang on them."""
-    unit = {d for d in range(3) if builder.is_unit_dim(d)}
+    group_unit = {d for d in range(3) if builder.is_unit_dim(d)}
+    sub_group_unit = group_unit | _sub_group_uniform_dims(kernel)
     uniform = UniformValues(kernel.args)
     for barrier in kernel.walk():
         if not is_control_barrier(barrier):
             continue
+        # a barrier standing in for a sub-group one needs uniformity per sub-group only
+        unit = sub_group_unit if attrs.is_sub_group_scope(barrier) else group_unit
         anc = barrier.parent_op()
         why = None
         if isinstance(anc, scf.IfOp) and provably_divergent(anc.cond, uniform, unit):

@@ -130,9 +130,11 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
     return ArgInfo(name, "scalar", dtype_of(t))
 
 
-def kernel_infos(module) -> list[KernelInfo]:
-    """Launch metadata of the module's entry-point kernels (before scheduling)."""
+def kernel_infos(module, sub_group_size: int = 1) -> list[KernelInfo]:
+    """Launch metadata of the module's entry-point kernels (before scheduling);
+    ``sub_group_size`` is that of the pipeline's lower-sub-group-collectives."""
     from xmux.dialects import attrs
+    from xmux.transforms.lower_sub_group_collectives import uses_sub_group_scratch
     from xmux.transforms.lower_work_group_collectives import (
         MAX_WORK_GROUP_SIZE,
         uses_work_group_collectives,
@@ -145,7 +147,10 @@ def kernel_infos(module) -> list[KernelInfo]:
         reqd = attrs.get_reqd_work_group_size(f)
         # collectives' scratch storage is sized for a maximum unless the size is required
         max_wg = None
-        if reqd is None and uses_work_group_collectives(module, f):
+        if reqd is None and (
+            uses_work_group_collectives(module, f)
+            or uses_sub_group_scratch(module, f, sub_group_size)
+        ):
             max_wg = MAX_WORK_GROUP_SIZE
         infos.append(
             KernelInfo(
@@ -170,9 +175,14 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
 
     ctx = make_context()
     infos: list[KernelInfo] | None = None
+    sub_group_size = next(
+        (getattr(p, "sub_group_size", 1) for p in passes
+         if p.name == "lower-sub-group-collectives"),
+        1,
+    )
     for p in passes:
         if infos is None and p.name not in METADATA_PASSES:
-            infos = kernel_infos(module)
+            infos = kernel_infos(module, sub_group_size)
         try:
             p.apply(ctx, module)
             module.verify()
@@ -182,7 +192,7 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             _refresh_work_group_limits(module, infos)
         if observe is not None:
             observe(p, module)
-    return infos if infos is not None else kernel_infos(module)
+    return infos if infos is not None else kernel_infos(module, sub_group_size)
 
 
 def _refresh_work_group_limits(module, infos: list[KernelInfo]) -> None:
@@ -437,6 +447,7 @@ def compile(  # noqa: A001 - the public name in the contract
     cache: bool | None = None,
     spec_constants: str = "native",
     specialize: bool | None = None,
+    sub_group_size: int = 1,
     oacc_target: str = "cpu",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
@@ -446,8 +457,11 @@ def compile(  # noqa: A001 - the public name in the contract
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
     repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
+    ``sub_group_size`` is the emulated sub-group size of kernels without
+    ``mux.reqd_sub_group_size`` (default pipeline only; ``pipelines.cpu(sub_group_size=)``
+    builds a pipeline with it).
     ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
-    (gangs on the thread pool) or ``"host"`` (one thread).
+    (gangs on the thread pool) or ``"host"`` (one thread); default pipeline only.
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -458,6 +472,20 @@ def compile(  # noqa: A001 - the public name in the contract
     use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
     if specialize is None:
         specialize = os.environ.get("XMUX_SPECIALIZE", "1") != "0"
+    if not isinstance(sub_group_size, int) or sub_group_size < 1:
+        raise XmuxError(
+            f"xmux.compile: sub_group_size must be a positive integer, got {sub_group_size!r}"
+        )
+    if pipeline is not None and sub_group_size != 1:
+        raise XmuxError(
+            "xmux.compile: sub_group_size applies to the default pipeline; with pipeline= use "
+            "xmux.pipelines.cpu(sub_group_size=...)"
+        )
+    if pipeline is not None and oacc_target != "cpu":
+        raise XmuxError(
+            "xmux.compile: oacc_target applies to the default pipeline; with pipeline= use "
+            "xmux.pipelines.cpu(oacc_target=...)"
+        )
     if pipeline is None:
         if spec_constants not in ("native", "emulated"):
             raise XmuxError(
@@ -472,9 +500,13 @@ def compile(  # noqa: A001 - the public name in the contract
 
         # built only on a cache miss: importing every pass costs ~80 ms a warm hit avoids
         def pipeline():  # noqa: F811 - a factory standing in for the pass list
-            return pipelines.cpu(spec_constants=mode, oacc_target=target)
+            return pipelines.cpu(
+                spec_constants=mode, sub_group_size=sub_group_size, oacc_target=target
+            )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
+        if sub_group_size != 1:
+            pipeline_spec += f"/sub-group-size={sub_group_size}"
         if target != "cpu":
             pipeline_spec += f"/oacc-target={target}"
     else:

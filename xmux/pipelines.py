@@ -56,28 +56,37 @@ def make_pass(name: str, **options: object) -> ModulePass:
 
 
 def cpu(
-    *, fp_control: bool = False, spec_constants: str = "native", oacc_target: str = "cpu"
+    *,
+    fp_control: bool = False,
+    spec_constants: str = "native",
+    sub_group_size: int = 1,
+    oacc_target: str = "cpu",
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
     JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
+    ``sub_group_size`` is the emulated sub-group size of kernels without
+    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
     ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
     work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
         )
+    if not isinstance(sub_group_size, int) or sub_group_size < 1:
+        raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
     if oacc_target not in OACC_TARGETS:
         raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
+    options: dict[str, dict[str, object]] = {
+        "lower-spec-constants": {"mode": spec_constants},
+        "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
+        "expand-oacc-reductions": {"target": oacc_target},
+    }
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES
-    options: dict[str, dict[str, object]] = {
-        "lower-spec-constants": {"mode": spec_constants},
-        "expand-oacc-reductions": {"target": oacc_target},
-    }
     return [make_pass(n, **options.get(n, {})) for n in names]
 
 
