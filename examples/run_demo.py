@@ -72,6 +72,21 @@ def expect_prefix_sum() -> np.ndarray:
     return np.cumsum((np.arange(16384) % 7) - 3).astype(np.float64)
 
 
+def expect_acc_sum() -> np.ndarray:
+    return np.array(0.5 + (np.arange(4000) % 10).sum())
+
+
+def expect_acc_max2d() -> np.ndarray:
+    i, j = np.meshgrid(np.arange(64), np.arange(100), indexing="ij")
+    a = ((37 * i + 11 * j) % 101) - 50 + i // 4
+    return np.append(a.max(1), a.max()).astype(np.float64)
+
+
+def expect_acc_parallel_reduction() -> np.ndarray:
+    gangs = 8  # each gang runs the redundant part once
+    return np.array([1 + 5 * gangs + (np.arange(1000) % 7).sum(), 2 * 5.0**gangs])
+
+
 EXAMPLES: dict[str, Callable[[], np.ndarray]] = {
     "vecadd": expect_vecadd,
     "saxpy": expect_saxpy,
@@ -81,6 +96,9 @@ EXAMPLES: dict[str, Callable[[], np.ndarray]] = {
     "reduce_local": _group_sums,  # tree reduction in work-group local memory
     "reduce_wg": _group_sums,  # mux.work_group_reduce
     "prefix_sum": expect_prefix_sum,  # mux.work_group_scan_inclusive + exclusive
+    "acc_sum": expect_acc_sum,  # OpenACC gang+worker+vector sum reduction
+    "acc_max2d": expect_acc_max2d,  # OpenACC max over a 2-D loop nest (gang + vector)
+    "acc_parallel_reduction": expect_acc_parallel_reduction,  # reductions on acc.parallel
 }
 
 

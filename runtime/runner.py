@@ -55,8 +55,14 @@ def install_runtime_symbols() -> None:
 class HostProgram:
     """A compiled module with a host ``@main`` whose kernel launches go through the launcher."""
 
-    def __init__(self, text: str, name: str = "<source>", threads: int | None = None) -> None:
-        from xmux import api
+    def __init__(
+        self,
+        text: str,
+        name: str = "<source>",
+        threads: int | None = None,
+        oacc_target: str = "cpu",
+    ) -> None:
+        from xmux import api, pipelines
         from xmux.dialects import attrs
         from xmux.runtime import jit
 
@@ -68,7 +74,12 @@ class HostProgram:
         if not any(n is not None and n.data == "main" for n in names):
             raise XmuxError(f"{name}: no host function @main to run")
         t0 = time.perf_counter()
-        ir_text, infos = api.compile_to_llvm_ir(module)
+        if oacc_target not in pipelines.OACC_TARGETS:
+            raise XmuxError(
+                f"oacc target must be one of {', '.join(pipelines.OACC_TARGETS)}, "
+                f"got {oacc_target!r}"
+            )
+        ir_text, infos = api.compile_to_llvm_ir(module, pipelines.cpu(oacc_target=oacc_target))
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)
         install_runtime_symbols()
@@ -118,12 +129,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("file", help="MLIR file with kernels and a host func.func @main")
     ap.add_argument("--threads", type=int, default=None, help="worker threads (default: cores)")
     ap.add_argument("--timing", action="store_true", help="print compile and launch times")
+    ap.add_argument(
+        "--oacc-target",
+        choices=("cpu", "host"),
+        default="cpu",
+        help="expansion of OpenACC kernels: gangs on the thread pool (cpu) or one thread (host)",
+    )
     args = ap.parse_args(argv)
     try:
         path = Path(args.file)
         if not path.exists():
             raise XmuxError(f"no such file: {path}")
-        prog = HostProgram(path.read_text(), str(path), args.threads)
+        prog = HostProgram(path.read_text(), str(path), args.threads, args.oacc_target)
         t0 = time.perf_counter()
         prog.run_main()
         run_s = time.perf_counter() - t0

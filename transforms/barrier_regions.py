@@ -58,6 +58,7 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     IndexType,
     IntegerType,
     MemRefType,
@@ -148,6 +149,8 @@ class Unstructured(Exception):
 
 
 def storable(t: Attribute) -> bool:
+    if isinstance(t, ComplexType):
+        return isinstance(t.element_type, AnyFloat)
     return isinstance(t, (IndexType, IntegerType, AnyFloat))
 
 
@@ -955,6 +958,8 @@ def _byte_size(t: MemRefType) -> int | None:
         width = 64
     elif isinstance(el, (IntegerType, AnyFloat)):
         width = el.bitwidth
+    elif isinstance(el, ComplexType) and isinstance(el.element_type, AnyFloat):
+        width = 2 * el.element_type.bitwidth  # (re, im)
     else:
         return None
     n = 1

@@ -67,6 +67,7 @@ def parse(text: str, name: str = "<source>"):
 
 def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
     from xdsl.dialects.builtin import (
+        ComplexType,
         Float16Type,
         Float32Type,
         Float64Type,
@@ -103,6 +104,10 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
         floats = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
         if type(elem) in floats:
             return floats[type(elem)]
+        complexes = {Float32Type: "complex64", Float64Type: "complex128"}
+        if isinstance(elem, ComplexType) and type(elem.element_type) in complexes:
+            # complex<f32> / complex<f64>: numpy's complex64 / complex128 layout
+            return complexes[type(elem.element_type)]
         raise NotSupportedError(
             f"kernel '{kernel}' argument {index} ('{name}'): type {elem} is not supported"
         )
@@ -183,6 +188,8 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             module.verify()
         except (VerifyException, PassFailedException) as e:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
+        if p.name == "expand-oacc-reductions" and infos is not None:
+            _refresh_work_group_limits(module, infos)
         if observe is not None:
             observe(p, module)
         if p.name == "work-item-loops" and infos is not None:
@@ -203,6 +210,24 @@ def _record_vector_schedules(module, infos: list[KernelInfo]) -> None:
             info.vector_width = schedule.width
             info.vector_dim = schedule.dim
             info.vector_tail = schedule.tail
+
+
+def _refresh_work_group_limits(module, infos: list[KernelInfo]) -> None:
+    """expand-oacc-reductions may set a kernel's required work-group size (host: 1x1x1) or
+    give it a buffer sized for the largest work-group: update the launch metadata."""
+    from xmux.dialects import attrs
+    from xmux.transforms.expand_oacc_reductions import uses_capacity_buffer
+    from xmux.transforms.lower_work_group_collectives import MAX_WORK_GROUP_SIZE
+
+    kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
+    for info in infos:
+        f = kernels.get(info.name)
+        if f is None or attrs.get_oacc_dims(f) is None:
+            continue
+        reqd = attrs.get_reqd_work_group_size(f)
+        info.reqd_work_group_size = list(reqd) if reqd else None
+        if reqd is None and uses_capacity_buffer(module, f):
+            info.max_work_group_size = MAX_WORK_GROUP_SIZE
 
 
 def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[KernelInfo]]:
@@ -443,6 +468,7 @@ def compile(  # noqa: A001 - the public name in the contract
     sub_group_size: int = 1,
     vector_width: int = 0,
     force_no_tail: bool = False,
+    oacc_target: str = "cpu",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -456,6 +482,8 @@ def compile(  # noqa: A001 - the public name in the contract
     builds a pipeline with it).
     ``vector_width`` / ``force_no_tail`` (default pipeline only) are work-item-loops' vector +
     scalar tail scheduling (``xmux.pipelines.cpu``).
+    ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
+    (gangs on the thread pool) or ``"host"`` (one thread); default pipeline only.
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -475,13 +503,22 @@ def compile(  # noqa: A001 - the public name in the contract
             "xmux.compile: sub_group_size applies to the default pipeline; with pipeline= use "
             "xmux.pipelines.cpu(sub_group_size=...)"
         )
+    if pipeline is not None and oacc_target != "cpu":
+        raise XmuxError(
+            "xmux.compile: oacc_target applies to the default pipeline; with pipeline= use "
+            "xmux.pipelines.cpu(oacc_target=...)"
+        )
     if pipeline is None:
         if spec_constants not in ("native", "emulated"):
             raise XmuxError(
                 f"xmux.compile: spec_constants must be one of ('native', 'emulated'), got "
                 f"{spec_constants!r}"
             )
-        mode = spec_constants
+        if oacc_target not in ("cpu", "host"):
+            raise XmuxError(
+                f"xmux.compile: oacc_target must be one of ('cpu', 'host'), got {oacc_target!r}"
+            )
+        mode, target = spec_constants, oacc_target
         if not pipelines.valid_vector_width(vector_width):
             raise XmuxError(
                 "xmux.compile: vector_width must be 0, 1 or a power of two, got "
@@ -495,6 +532,7 @@ def compile(  # noqa: A001 - the public name in the contract
                 sub_group_size=sub_group_size,
                 vector_width=vector_width,
                 force_no_tail=force_no_tail,
+                oacc_target=target,
             )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
@@ -502,6 +540,8 @@ def compile(  # noqa: A001 - the public name in the contract
             pipeline_spec += f"/sub-group-size={sub_group_size}"
         if vector_width > 1 or force_no_tail:  # part of the cache key
             pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
+        if target != "cpu":
+            pipeline_spec += f"/oacc-target={target}"
     else:
         if vector_width or force_no_tail:
             raise XmuxError(

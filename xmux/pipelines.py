@@ -18,8 +18,10 @@ from xmux.registry import get_all_passes
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
+    "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
     "lower-sub-group-collectives",
@@ -36,8 +38,14 @@ LOWERING_STAGES: tuple[str, ...] = ("convert-spec-to-llvm", "convert-to-llvm")
 
 #: Modes of lower-spec-constants: "native" (the JIT specializes) or "emulated" (a buffer).
 SPEC_CONSTANT_MODES = ("native", "emulated")
+#: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
+OACC_TARGETS = ("cpu", "host")
 
-METADATA_PASSES = frozenset({"transfer-kernel-metadata", "encode-kernel-metadata"})
+#: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
+#: the kernels).
+METADATA_PASSES = frozenset(
+    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc"}
+)
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
@@ -59,6 +67,7 @@ def cpu(
     sub_group_size: int = 1,
     vector_width: int = 0,
     force_no_tail: bool = False,
+    oacc_target: str = "cpu",
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
@@ -68,7 +77,9 @@ def cpu(
     ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
     work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
-    then use local sizes that are multiples of W in that dimension)."""
+    then use local sizes that are multiples of W in that dimension).
+    ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
+    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -77,9 +88,12 @@ def cpu(
         raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
     if not valid_vector_width(vector_width):
         raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
+    if oacc_target not in OACC_TARGETS:
+        raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
+        "expand-oacc-reductions": {"target": oacc_target},
     }
     if vector_width > 1 or force_no_tail:
         options["work-item-loops"] = {

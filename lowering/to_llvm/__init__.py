@@ -10,9 +10,19 @@ if TYPE_CHECKING:
 
 def all_handlers() -> dict[str, Handler]:
     """Op name → lowering function, over all dialects."""
-    from xmux.lowering.to_llvm import arith, cf, func, index, math, memref, scf, vector
+    from xmux.lowering.to_llvm import (
+        arith,
+        cf,
+        complex,
+        func,
+        index,
+        math,
+        memref,
+        scf,
+        vector,
+    )
 
     handlers: dict[str, Handler] = {}
-    for module in (func, arith, math, index, scf, cf, memref, vector):
+    for module in (func, arith, math, index, scf, cf, memref, vector, complex):
         handlers.update(module.HANDLERS)
     return handlers

@@ -5,6 +5,7 @@
   ``!llvm.struct<(ptr, ptr, i64, array<R x i64>, array<R x i64>)>`` = (allocated, aligned,
   offset, sizes, strides), in elements; rank 0 → ``!llvm.struct<(ptr, ptr, i64)>``.
 - ``memref<*xT>`` → ``!llvm.struct<(i64, ptr)>`` = (rank, pointer to a ranked descriptor).
+- ``complex<T>`` → ``!llvm.struct<(T, T)>`` (real, imaginary: C's and numpy's layout).
 - llvm types are kept.
 """
 
@@ -14,6 +15,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
+    ComplexType,
     FunctionType,
     IndexType,
     IntegerType,
@@ -54,6 +56,9 @@ def convert_type(t: Attribute) -> Attribute:
         return t
     if isinstance(t, AnyFloat):
         return t
+    if isinstance(t, ComplexType):
+        elem = convert_type(t.element_type)
+        return llvm.LLVMStructType.from_type_list([elem, elem])
     if isinstance(t, VectorType):
         if t.get_num_dims() != 1 or t.get_num_scalable_dims():
             raise NotSupportedError(
@@ -145,12 +150,15 @@ def scalar_bytes(t: Attribute) -> int | None:
         return n
     if isinstance(t, llvm.LLVMPointerType):
         return 8
+    if isinstance(t, ComplexType):
+        inner = scalar_bytes(t.element_type)
+        return None if inner is None else 2 * inner
     return None
 
 
 def alignment_of(t: Attribute) -> int:
     """ABI alignment of a memref element (what numpy guarantees for its arrays)."""
-    if isinstance(t, VectorType):
+    if isinstance(t, VectorType | ComplexType):
         return scalar_bytes(t.element_type) or 1
     return scalar_bytes(t) or 1
 
