@@ -45,6 +45,8 @@ SINGLE_WORK_ITEM = "mux.single_work_item"
 SUB_GROUP_SCOPE = "mux.sub_group_scope"
 LOOP_PARALLEL = "xmux.loop_parallel"
 ACCESS_GROUPS = "xmux.access_groups"
+LOOP_VECTORIZE_WIDTH = "xmux.loop_vectorize_width"
+VECTOR_SCHEDULE = "mux.vector_schedule"
 KERNEL_TABLE = "xmux.kernel_table"
 SPEC_CONSTANTS_USED = "spec.used_constants"
 SPEC_BUFFER_ARG = "spec.buffer_arg"
@@ -308,6 +310,46 @@ def set_access_groups(op: Operation, groups: Sequence[int]) -> None:
     _set_or_clear(op, ACCESS_GROUPS, _int_array(groups) if groups else None)
 
 
+def get_loop_vectorize_width(op: Operation) -> int | None:
+    """Vectorization hint of a loop (``scf.for`` or its lowered latch branch): W > 1 asks
+    LLVM to vectorize it W wide (``llvm.loop.vectorize.width``), 1 not to vectorize it."""
+    return _get_int(op, LOOP_VECTORIZE_WIDTH)
+
+
+def set_loop_vectorize_width(op: Operation, width: int | None) -> None:
+    _set_or_clear(op, LOOP_VECTORIZE_WIDTH, None if width is None else IntegerAttr(width, i64))
+
+
+@dataclass(frozen=True)
+class VectorSchedule:
+    """How work-item-loops scheduled a kernel's innermost work-item dimension ``dim``:
+    ``width`` work-items at a time, then (``tail``) a scalar loop for the remainder. Without
+    a tail the launcher must only run groups whose size in ``dim`` is a multiple of width."""
+
+    width: int
+    dim: int
+    tail: bool
+
+
+def get_vector_schedule(op: Operation) -> VectorSchedule | None:
+    vals = _get_int_array(op, VECTOR_SCHEDULE)
+    if vals is None:
+        return None
+    if len(vals) != 3 or vals[0] < 1 or vals[1] not in (0, 1, 2) or vals[2] not in (0, 1):
+        raise ValueError(
+            f"@{_sym(op)}: {VECTOR_SCHEDULE} must be array<i64: width, dim, tail>, "
+            f"got {list(vals)}"
+        )
+    return VectorSchedule(vals[0], vals[1], bool(vals[2]))
+
+
+def set_vector_schedule(op: Operation, schedule: VectorSchedule | None) -> None:
+    value = None
+    if schedule is not None:
+        value = _int_array([schedule.width, schedule.dim, int(schedule.tail)])
+    _set_or_clear(op, VECTOR_SCHEDULE, value)
+
+
 def get_kernel_table(module: Operation) -> list[str]:
     attr = module.attributes.get(KERNEL_TABLE)
     if attr is None:
@@ -389,6 +431,12 @@ class KernelInfo:
     """Largest work-group (local size product) the compiled kernel supports; None: no limit
     (set when work-group collectives are sized for a maximum, see
     lower-work-group-collectives)."""
+    vector_width: int = 1
+    """work-item-loops' vector width W for dimension ``vector_dim`` (1: scalar loops)."""
+    vector_dim: int = 0
+    vector_tail: bool = True
+    """False: no scalar tail loop, so every group's size in ``vector_dim`` must be a multiple
+    of ``vector_width`` (force-no-tail)."""
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -12,7 +12,9 @@ adds what xmux needs on top:
 - loop metadata: a latch ``llvm.br`` / ``llvm.cond_br`` carrying ``xmux.loop_parallel = G``
   gets ``!llvm.loop !{self, !{"llvm.loop.parallel_accesses", !G}, !{"llvm.loop.mustprogress"}}``
   and every memory access with ``xmux.access_groups`` gets ``!llvm.access.group``, so LLVM's
-  loop vectorizer treats the loop as free of cross-iteration dependences;
+  loop vectorizer treats the loop as free of cross-iteration dependences; a latch's
+  ``xmux.loop_vectorize_width = W`` adds ``llvm.loop.vectorize.width`` W (W > 1: with
+  ``llvm.loop.unroll.disable``; W = 1: vectorization and interleaving off);
 - function linkage (``internal`` helpers get inlined and dropped), ``llvm.mlir.global`` with
   initializer values or regions, alignment and linkage;
 - errors: anything that cannot be translated raises ``NotSupportedError`` naming the op and the
@@ -86,6 +88,14 @@ class _DistinctNode(ir.values.MDValue):
         buf.append("distinct ")
         super().descr(buf)
 
+    # llvmlite's MDValue compares by operands, so add_metadata would merge nodes that refer
+    # to different (empty) access groups: a distinct node is only equal to itself
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
 
 class _Metadata:
     def __init__(self, module: ir.Module) -> None:
@@ -109,11 +119,32 @@ class _Metadata:
             if isinstance(instr, _MEMORY_INSTRUCTIONS):
                 instr.set_metadata("llvm.access.group", node)
 
-    def loop_id(self, gid: int) -> _DistinctNode:
-        parallel = self.module.add_metadata(["llvm.loop.parallel_accesses", self.access_group(gid)])
-        progress = self.module.add_metadata(["llvm.loop.mustprogress"])
+    def loop_id(self, gid: int | None, vectorize_width: int | None = None) -> _DistinctNode:
+        """The ``!llvm.loop`` node of a latch: parallel accesses of group ``gid`` and the
+        vectorization hint (W > 1: vectorize W wide; 1: do not vectorize, nor interleave)."""
+        props: list[ir.Value] = []
+        if gid is not None:
+            group = self.access_group(gid)
+            props.append(self.module.add_metadata(["llvm.loop.parallel_accesses", group]))
+        props.append(self.module.add_metadata(["llvm.loop.mustprogress"]))
+        if vectorize_width is not None:
+            i32, i1 = ir.IntType(32), ir.IntType(1)
+            width = max(vectorize_width, 1)
+            props.append(
+                self.module.add_metadata(["llvm.loop.vectorize.width", ir.Constant(i32, width)])
+            )
+            if width == 1:
+                off, one = ir.Constant(i1, 0), ir.Constant(i32, 1)
+                props.append(self.module.add_metadata(["llvm.loop.vectorize.enable", off]))
+                props.append(self.module.add_metadata(["llvm.loop.interleave.count", one]))
+            else:
+                # no vectorize.enable: a hint, not forced (LLVM warns about a forced loop it
+                # cannot vectorize); unroll.disable: full unrolling runs before the loop
+                # vectorizer and would leave W scalar copies, which the SLP vectorizer does
+                # not pack (it cannot see that their accesses do not alias)
+                props.append(self.module.add_metadata(["llvm.loop.unroll.disable"]))
         node = _DistinctNode(self.module)
-        node.operands = (node, parallel, progress)
+        node.operands = (node, *props)
         return node
 
 
@@ -379,10 +410,11 @@ class _FunctionEmitter:
         else:
             convert_op(op, b, self.val_map, self.block_map)
         gid = attrs.get_loop_parallel(op)
-        if gid is not None:
+        width = attrs.get_loop_vectorize_width(op)
+        if gid is not None or width is not None:
             term = b.block.terminator
             assert term is not None
-            term.set_metadata("llvm.loop", self.md.loop_id(gid))
+            term.set_metadata("llvm.loop", self.md.loop_id(gid, width))
 
     def stacksave(self, op: llvm.StackSaveOp, b: ir.IRBuilder) -> None:
         ptr = convert_type(op.res.type)

@@ -76,6 +76,7 @@ class NDRange:
         max_work_dim: int | None = None,
         *,
         max_work_group_size: int | None = None,
+        vector: tuple[int, int] | None = None,
     ) -> None:
         g = _dims(name, "global_size", global_size, 1)
         if not g:
@@ -125,6 +126,8 @@ class NDRange:
                     f"kernel '{name}': global_size {list(g)} is not a multiple of its "
                     f"reqd_work_group_size {list(want)}"
                 )
+        if vector is not None:
+            _check_vector_multiple(name, g, loc, *vector)
         pad = 3 - dim
         self.work_dim = dim
         self.global_size = g + (1,) * pad
@@ -137,6 +140,28 @@ class NDRange:
     @property
     def total_groups(self) -> int:
         return math.prod(self.num_groups)
+
+
+def vector_requirement(info: KernelInfo) -> tuple[int, int] | None:
+    """(W, dim) when the kernel was scheduled W work-items at a time in ``dim`` without a
+    scalar tail (work-item-loops' force-no-tail): its groups must be multiples of W there."""
+    if info.vector_width > 1 and not info.vector_tail:
+        return info.vector_width, info.vector_dim
+    return None
+
+
+def _check_vector_multiple(
+    name: str, g: tuple[int, ...], loc: tuple[int, ...], width: int, dim: int
+) -> None:
+    size = loc[dim] if dim < len(loc) else 1
+    # the last group along dim is smaller when the global size does not divide evenly
+    last = (g[dim] % size or size) if dim < len(g) else 1
+    for what, value in (("local_size", size), ("the last work-group's size", last)):
+        if value % width:
+            raise LaunchError(
+                f"kernel '{name}': {what} in dimension {dim} is {value}, not a multiple of "
+                f"its vector width {width} (compiled with force-no-tail: no scalar tail loop)"
+            )
 
 
 def _default_local(g: tuple[int, ...]) -> tuple[int, ...]:

@@ -101,6 +101,7 @@ class HostProgram:
                 info.reqd_work_group_size,
                 info.max_work_dim,
                 max_work_group_size=info.max_work_group_size,
+                vector=launch.vector_requirement(info),
             )
             t0 = time.perf_counter()
             launch.run_ndrange(self._entries[name], packed, nd, self.threads)

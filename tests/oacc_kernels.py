@@ -29,6 +29,7 @@ TYPES = {
     "i16": ("i16", np.int16, "int"),
     "i32": ("i32", np.int32, "int"),
     "i64": ("i64", np.int64, "int"),
+    "f16": ("f16", np.float16, "float"),
     "f32": ("f32", np.float32, "float"),
     "f64": ("f64", np.float64, "float"),
     "c64": ("complex<f32>", np.complex64, "complex"),
@@ -491,6 +492,11 @@ def program(
                         f"  {b}_a = arith.bitcast {val} : f32 to i32",
                         f"  {b} = arith.extui {b}_a : i32 to i64",
                     ]
+                elif et == "f16":
+                    prints += [
+                        f"  {b}_a = arith.bitcast {val} : f16 to i16",
+                        f"  {b} = arith.extui {b}_a : i16 to i64",
+                    ]
                 elif et == "f64":
                     prints += [f"  {b} = arith.bitcast {val} : f64 to i64"]
                 elif et == "i1":
@@ -537,7 +543,7 @@ def decode(expected: list[tuple[Case, str, np.ndarray]], printed: list[int]):
             bits = np.array(printed[pos : pos + n], dtype=np.int64)
             pos += n
             if case.cls == "float":
-                it = np.uint32 if dt == np.float32 else np.uint64
+                it = {2: np.uint16, 4: np.uint32, 8: np.uint64}[dt.itemsize]
                 v = bits.astype(np.uint64).astype(it).view(dt)
             else:
                 v = bits.astype(dt)

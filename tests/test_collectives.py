@@ -488,3 +488,33 @@ def test_narrow_and_index_types(t, dtype, kinds, collective):
     for row, kind in enumerate(kinds):
         want = expected(collective, kind, a, gsize, lsize)
         np.testing.assert_array_equal(out[row], want, err_msg=f"{collective} {kind} {t}")
+
+
+REDUCE_FADD = """
+func.func @r(%a: memref<?xf32>, %o: memref<?xf32>) attributes {mux.kernel = "entry_point"REQD} {
+  %i = mux.get_global_id 0 : index
+  %x = memref.load %a[%i] : memref<?xf32>
+  %s = mux.work_group_reduce fadd %x : f32
+  memref.store %s, %o[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("lsize", [1, 8])
+@pytest.mark.parametrize("reqd", [False, True])
+def test_reduce_fadd_from_negative_zero_is_exact(lsize, reqd):
+    """The fold starts from fadd's identity -0.0: a group of -0.0s sums to -0.0, a NaN
+    stays NaN, and a one-element group gives its element bit for bit."""
+    attr = f", mux.reqd_work_group_size = array<i64: {lsize}, 1, 1>" if reqd else ""
+    k = xmux.compile(REDUCE_FADD.replace("REQD", attr), cache=False)["r"]
+    a = np.concatenate([
+        np.full(lsize, -0.0, np.float32),
+        np.linspace(1, 2, lsize, dtype=np.float32),
+        np.full(lsize, np.nan, np.float32),
+    ])
+    o = np.zeros_like(a)
+    k(a, o, global_size=(a.size,), local_size=(lsize,))
+    assert np.all(np.signbit(o[:lsize])) and np.all(o[:lsize] == 0)
+    np.testing.assert_allclose(o[lsize:2 * lsize], a[lsize:2 * lsize].sum(), rtol=1e-6)
+    assert np.all(np.isnan(o[2 * lsize:]))

@@ -129,8 +129,15 @@ WORKER_BUFFER = "__oacc_worker_red_"
 VECTOR_BUFFER = "__oacc_vector_red_"
 R = ReductionKind
 
-_BUILTINS = (oacc.ReductionBuiltinOp, oacc.LockOp, oacc.UnlockOp, oacc.ForkOp, oacc.JoinOp,
-             oacc.DimPosOp, oacc.DimSizeOp)
+_BUILTINS = (
+    oacc.ReductionBuiltinOp,
+    oacc.LockOp,
+    oacc.UnlockOp,
+    oacc.ForkOp,
+    oacc.JoinOp,
+    oacc.DimPosOp,
+    oacc.DimSizeOp,
+)
 
 
 def _is_oacc(op: Operation) -> bool:
@@ -161,14 +168,24 @@ def init_value(kind: ReductionKind, t: Attribute) -> int | float | tuple[float, 
     if isinstance(t, ComplexType):
         return (1.0, 0.0) if kind == R.MUL else (0.0, 0.0)
     if isinstance(t, AnyFloat):
-        return {R.ADD: 0.0, R.MUL: 1.0, R.MAX: -math.inf, R.MIN: math.inf,
-                R.LAND: 1.0, R.LOR: 0.0}[kind]
+        return {R.ADD: 0.0, R.MUL: 1.0, R.MAX: -math.inf, R.MIN: math.inf, R.LAND: 1.0, R.LOR: 0.0}[
+            kind
+        ]
     assert isinstance(t, IntegerType)
     w = t.width.data
     if w == 1:
         return int(kind in (R.AND, R.LAND, R.MUL))
-    return {R.ADD: 0, R.MUL: 1, R.MAX: -(1 << (w - 1)), R.MIN: (1 << (w - 1)) - 1,
-            R.AND: -1, R.OR: 0, R.XOR: 0, R.LAND: 1, R.LOR: 0}[kind]
+    return {
+        R.ADD: 0,
+        R.MUL: 1,
+        R.MAX: -(1 << (w - 1)),
+        R.MIN: (1 << (w - 1)) - 1,
+        R.AND: -1,
+        R.OR: 0,
+        R.XOR: 0,
+        R.LAND: 1,
+        R.LOR: 0,
+    }[kind]
 
 
 def init_val(b: Ops, kind: ReductionKind, t: Attribute) -> SSAValue:
@@ -198,11 +215,19 @@ def _from_truth(b: Ops, bit: SSAValue, t: Attribute) -> SSAValue:
 
 
 _INT_OPS: dict[ReductionKind, type[Operation]] = {
-    R.ADD: arith.AddiOp, R.MUL: arith.MuliOp, R.MAX: arith.MaxSIOp, R.MIN: arith.MinSIOp,
-    R.AND: arith.AndIOp, R.OR: arith.OrIOp, R.XOR: arith.XOrIOp,
+    R.ADD: arith.AddiOp,
+    R.MUL: arith.MuliOp,
+    R.MAX: arith.MaxSIOp,
+    R.MIN: arith.MinSIOp,
+    R.AND: arith.AndIOp,
+    R.OR: arith.OrIOp,
+    R.XOR: arith.XOrIOp,
 }
 _FLOAT_OPS: dict[ReductionKind, type[Operation]] = {
-    R.ADD: arith.AddfOp, R.MUL: arith.MulfOp, R.MAX: arith.MaxnumfOp, R.MIN: arith.MinnumfOp,
+    R.ADD: arith.AddfOp,
+    R.MUL: arith.MulfOp,
+    R.MAX: arith.MaxnumfOp,
+    R.MIN: arith.MinnumfOp,
 }
 
 
@@ -299,19 +324,21 @@ def memref_pointer(b: Ops, m: SSAValue, where: str) -> SSAValue:
     p = b(memref.ExtractAlignedPointerAsIndexOp.get(m))
     ptr = b(llvm.IntToPtrOp(b(arith.IndexCastOp(p, i64))))
     if offset:
-        ptr = b(llvm.GEPOp(ptr, [offset], storage_type(t.element_type)))
+        elem = t.element_type
+        if isinstance(elem, ComplexType):  # in units of parts
+            elem, offset = elem.element_type, 2 * offset
+        ptr = b(llvm.GEPOp(ptr, [offset], i8 if elem == i1 else elem))
     return ptr
 
 
 def spin_lock(b: Ops, lock: SSAValue, scope: str | None) -> None:
     """The reference's ptx_lock: cmpxchg 0 → 1 until it succeeds, then an acquire fence."""
     before = Ops()
-    zero, one = before(arith.ConstantOp(IntegerAttr(0, i32))), before(
-        arith.ConstantOp(IntegerAttr(1, i32))
+    zero, one = (
+        before(arith.ConstantOp(IntegerAttr(0, i32))),
+        before(arith.ConstantOp(IntegerAttr(1, i32))),
     )
-    pair = before(
-        llvmx.AtomicCmpXchgOp(lock, zero, one, "acquire", "monotonic", syncscope=scope)
-    )
+    pair = before(llvmx.AtomicCmpXchgOp(lock, zero, one, "acquire", "monotonic", syncscope=scope))
     ok = before(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1))
     again = before(arith.XOrIOp(ok, before(arith.ConstantOp(IntegerAttr(-1, i1)))))
     before(scf.ConditionOp(again))
@@ -420,9 +447,7 @@ def _rewrite_launches(module: ModuleOp, names: set[str]) -> None:
             continue
         one = arith.ConstantOp.from_int_and_width(1, INDEX)
         n = launch.work_dim
-        new = mux.LaunchOp(
-            launch.kernel, launch.args, [one] * n, [one] * n, launch.global_offset
-        )
+        new = mux.LaunchOp(launch.kernel, launch.args, [one] * n, [one] * n, launch.global_offset)
         new.attributes.update(launch.attributes)
         Rewriter.replace_op(launch, [one, new], [])
 
@@ -540,24 +565,31 @@ class _CpuExpander:
         if st.gang_lock:
             st.names["gang_lock"] = _unique_name(module, GANG_LOCK)
             new.append(
-                llvm.GlobalOp(i32, st.names["gang_lock"], "internal",
-                              value=IntegerAttr(0, i32), alignment=64)
+                llvm.GlobalOp(
+                    i32, st.names["gang_lock"], "internal", value=IntegerAttr(0, i32), alignment=64
+                )
             )
         if st.worker_lock:
             st.names["worker_lock"] = _unique_name(module, WORKER_LOCK)
-            new.append(memref.GlobalOp.get(
-                StringAttr(st.names["worker_lock"]), _local(i32, [1]), UnitAttr(), alignment=64
-            ))
+            new.append(
+                memref.GlobalOp.get(
+                    StringAttr(st.names["worker_lock"]), _local(i32, [1]), UnitAttr(), alignment=64
+                )
+            )
         for key in sorted(st.worker_slots):
             st.names["w" + key] = _unique_name(module, WORKER_BUFFER + key)
-            new.append(memref.GlobalOp.get(
-                StringAttr(st.names["w" + key]), st.worker_type(key), UnitAttr(), alignment=64
-            ))
+            new.append(
+                memref.GlobalOp.get(
+                    StringAttr(st.names["w" + key]), st.worker_type(key), UnitAttr(), alignment=64
+                )
+            )
         for key in sorted(st.vector_rows):
             st.names["v" + key] = _unique_name(module, VECTOR_BUFFER + key)
-            new.append(memref.GlobalOp.get(
-                StringAttr(st.names["v" + key]), st.vector_type(key), UnitAttr(), alignment=64
-            ))
+            new.append(
+                memref.GlobalOp.get(
+                    StringAttr(st.names["v" + key]), st.vector_type(key), UnitAttr(), alignment=64
+                )
+            )
         first = module.body.block.first_op
         point = InsertPoint.before(first) if first else InsertPoint.at_end(module.body.block)
         if new:
@@ -617,8 +649,9 @@ class _CpuExpander:
             if self.atomic_lids.get((k.name, op.lid_value), True):
                 return  # every fini of the loop is one atomic RMW (or none): no lock
             cond = self.first_in_group(b)
-            _if(b, cond, lambda t: fn(t, t(llvm.AddressOfOp(self.st.names["gang_lock"], PTR)),
-                                      None))
+            _if(
+                b, cond, lambda t: fn(t, t(llvm.AddressOfOp(self.st.names["gang_lock"], PTR)), None)
+            )
         else:
             cond = self.lane_zero(b, k)
 
@@ -683,8 +716,7 @@ class _CpuExpander:
                     u(memref.StoreOp.get(v, buf, [i]))
                 if self.st.worker_lock:
                     g = u(memref.GetGlobalOp(self.st.names["worker_lock"], _local(i32, [1])))
-                    u(memref.StoreOp.get(u(arith.ConstantOp(IntegerAttr(0, i32))), g,
-                                         [u.index(0)]))
+                    u(memref.StoreOp.get(u(arith.ConstantOp(IntegerAttr(0, i32))), g, [u.index(0)]))
 
             _if(b, self.first_in_group(b), write)
             return op.local
@@ -767,8 +799,7 @@ def uses_capacity_buffer(module: ModuleOp, kernel: func.FuncOp) -> bool:
     maximal work-group (its kernel has no required work-group size)."""
     funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
     return any(
-        isinstance(o, memref.GetGlobalOp)
-        and o.name_.root_reference.data.startswith(VECTOR_BUFFER)
+        isinstance(o, memref.GetGlobalOp) and o.name_.root_reference.data.startswith(VECTOR_BUFFER)
         for n in reachable_functions(kernel, funcs)
         for o in funcs[n].walk()
     )

@@ -39,13 +39,19 @@ members of that type; CAP = the largest work-group the collectives can see: the 
 ``MAX_WORK_GROUP_SIZE`` (1024) for a kernel without a required size — the launcher refuses
 larger work-groups for such kernels (``KernelInfo.max_work_group_size``).
 
-**Semantics.** any/all are or/and reductions of i1. Scans fold in local-linear-id order.
-A reduce's fadd/fmul carry ``reassoc`` (OpenCL leaves the order unspecified) so LLVM
-vectorizes the fold; the result is the same for every work-item and every run. fmin/fmax are IEEE
-minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical kinds on wider
-integers produce 0 or 1. Identities (exclusive scans' first element): add/or/xor/umax/
-logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax the largest/smallest
-signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
+**Semantics.** any/all are or/and reductions of i1. Scans fold in local-linear-id order. A
+reduce's fadd/fmul carry ``reassoc`` (OpenCL leaves the order unspecified) so LLVM
+vectorizes the fold; the result is the same for every work-item and every run. Reductions
+fold ``[0, n)`` from an exact identity (fadd from -0.0, fmul 1.0, integers' identities), so
+no element is peeled and the vector loads stay aligned; fmin/fmax start from element 0
+(``minnum(+inf, NaN)`` would drop a lone NaN). When every entry point reaching the
+collective requires the same work-group size, n is that constant (the launcher runs only
+full groups then): the fold is fully unrolled, and after the work-item loops LLVM folds the
+scratch round trip away (``reduce_wg``: the group's inputs summed straight from memory).
+fmin/fmax are IEEE minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical
+kinds on wider integers produce 0 or 1. Identities (exclusive scans' first element):
+add/or/xor/umax/logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax
+the largest/smallest signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
 
 Expects: collectives in uniform control flow (the barriers' rules), in any function.
 Guarantees: no work-group collective remains.
@@ -63,10 +69,10 @@ After (CAP = 255 + 1 with reqd_work_group_size 256x1x1)::
     %lid1 = mux.get_local_linear_id : index
     %first = arith.cmpi eq, %lid1, %c0 : index
     scf.if %first {
-      %n = ... ls0 · ls1 · ls2 ...
+      %n = arith.constant 256 : index         // ls0 · ls1 · ls2 without a required size
       %s1 = memref.get_global @__mux_wg_scratch_f32 : memref<1x258xf32, 3>
-      %x0 = memref.load %s1[%c0, %c0] : memref<1x258xf32, 3>
-      %acc = scf.for %i = %c1 to %n step %c1 iter_args(%a = %x0) -> (f32) {
+      %id = arith.constant -0.000000e+00 : f32
+      %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %id) -> (f32) {
         %xi = memref.load %s1[%c0, %i] : memref<1x258xf32, 3>
         %a2 = arith.addf %a, %xi fastmath<reassoc> : f32
         scf.yield %a2 : f32
@@ -414,11 +420,17 @@ def _fold_loop(
     kind = m.kind
     assert kind is not None
     t = m.type
-    # Logical kinds start from the identity so that every result is normalised to 0/1;
-    # the others start from element 0 (exact: -0.0 and NaN survive a one-element fold).
-    from_identity = scan == "scan_exclusive" or kind in _LOGICAL
+    # Logical kinds start from the identity so that every result is normalised to 0/1; so do
+    # reductions whose identity is exact (integers; fadd from -0.0, fmul from 1.0: -0.0 and
+    # NaN survive), so that the loop covers [0, n): no peeled element, aligned vector loads.
+    # fmin/fmax and inclusive scans start from element 0 (minnum(+inf, NaN) is +inf).
+    exact_identity = scan is None and kind not in (K.FMIN, K.FMAX)
+    from_identity = scan == "scan_exclusive" or kind in _LOGICAL or exact_identity
     if from_identity:
-        init = identity(b, kind, t)
+        if scan is None and kind == K.FADD:
+            init = b(arith.ConstantOp(FloatAttr(-0.0, t)))  # type: ignore[arg-type]
+        else:
+            init = identity(b, kind, t)
         lb = b.index(0)
     else:
         init = b(memref.LoadOp.get(s, [row, b.index(0)]))
@@ -441,13 +453,14 @@ def _fold_loop(
     return total if scan is None else None
 
 
-def _combine_phase(b: Ops, scratch: Scratch, batch: _Batch) -> None:
+def _combine_phase(b: Ops, scratch: Scratch, batch: _Batch, size: int | None) -> None:
     lid = b(mux.GetLocalLinearIdOp(INDEX))
     is_first = b(arith.CmpiOp(lid, b.index(0), "eq"))
     inner = Ops()
     n = None
     if any(m.collective != "broadcast" for m in batch.members):
-        n = local_linear_size(inner)
+        # a known group size makes the fold a constant-trip-count loop (fully unrolled)
+        n = inner.index(size) if size is not None else local_linear_size(inner)
     views = _views(inner, scratch, batch)
     for m in batch.members:
         s = views[type_key(m.type)]
@@ -490,12 +503,13 @@ def _read_phase(b: Ops, scratch: Scratch, batch: _Batch) -> list[SSAValue]:
     return results
 
 
-def _lower_batch(scratch: Scratch, batch: _Batch) -> None:
+def _lower_batch(scratch: Scratch, batch: _Batch, size: int | None = None) -> None:
+    """``size``: the work-group size every kernel reaching the batch has (required)."""
     # one builder per phase: not even a constant is shared across a barrier
     write, comb, read = Ops(), Ops(), Ops()
     _write_phase(write, scratch, batch)
     comb(mux.WorkGroupBarrierOp())
-    _combine_phase(comb, scratch, batch)
+    _combine_phase(comb, scratch, batch, size)
     read(mux.WorkGroupBarrierOp())
     results = _read_phase(read, scratch, batch)
     last = batch.members[-1].op
@@ -560,6 +574,24 @@ def capacity(module: ModuleOp, users: Sequence[func.FuncOp]) -> int:
     return cap
 
 
+def _exact_sizes(module: ModuleOp, users: Sequence[func.FuncOp]) -> dict[str, int | None]:
+    """Per function with collectives: the work-group size (product) when every entry point
+    reaching it requires the same one (the launcher then runs full groups of exactly that
+    size), else None."""
+    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    kernels = attrs.entry_points(module)
+    reach = {k.sym_name.data: reachable_functions(k, funcs) for k in kernels}
+    out: dict[str, int | None] = {}
+    for f in users:
+        name = f.sym_name.data
+        reqd = [
+            attrs.get_reqd_work_group_size(k) for k in kernels if name in reach[k.sym_name.data]
+        ]
+        sizes = {math.prod(r) if r is not None else None for r in reqd}
+        out[name] = sizes.pop() if len(sizes) == 1 else None
+    return out
+
+
 def _unique_name(module: ModuleOp, base: str) -> str:
     taken = {
         o.properties["sym_name"].data  # type: ignore[union-attr]
@@ -588,11 +620,15 @@ class LowerWorkGroupCollectives(ModulePass):
         if not users:
             return
         scratch = Scratch(capacity(op, users))
+        exact = _exact_sizes(op, users)
         batches: list[_Batch] = []
+        sizes: list[int | None] = []
         for f in users:
             blocks = [blk for o in f.walk() for r in o.regions for blk in r.blocks]
             for blk in blocks:
-                batches.extend(batches_of_block(blk))
+                found = batches_of_block(blk)
+                batches.extend(found)
+                sizes.extend([exact[f.sym_name.data]] * len(found))
         for batch in batches:
             used: dict[str, int] = {}
             for m in batch.members:
@@ -603,8 +639,8 @@ class LowerWorkGroupCollectives(ModulePass):
                 scratch.types[key] = m.type
                 scratch.rows[key] = max(scratch.rows.get(key, 0), used[key])
         declare_scratch(op, scratch, SCRATCH_PREFIX)
-        for batch in batches:
-            _lower_batch(scratch, batch)
+        for batch, size in zip(batches, sizes, strict=True):
+            _lower_batch(scratch, batch, size)
         for f in users:
             renumber_barriers(f)
 

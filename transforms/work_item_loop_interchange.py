@@ -24,6 +24,10 @@ small constant trip count (LLVM unrolls those and vectorizes the work-item loop 
 and iteration arguments that are not scalars. Before it, uniform side-effect-free ops are
 hoisted out of the work-item loop, so bounds computed in the body count as uniform.
 
+A work-item loop of work-item-loops' vector schedule (``vector-width=W``) is handled too: in
+the main part its header is ``x = xb + xi`` + ``set_local_id``; the new loops repeat that
+header and keep the loop's vectorization hint, and the arrays are indexed by ``x``.
+
 Expects: the output of ``work-item-loops`` (barrier-free). Guarantees: same semantics;
 every innermost work-item loop is still marked.
 
@@ -118,7 +122,7 @@ class _LoopNests(NestFactory):
     def __init__(self, kernel: func.FuncOp, wi_loop: scf.ForOp, header: list[Operation]):
         self.wi = wi_loop
         self.header = header
-        dim = header[0].dim.value.data  # type: ignore[attr-defined]
+        dim = header[-1].dim.value.data  # type: ignore[attr-defined]
         reqd = attrs.get_reqd_work_group_size(kernel)
         op: Operation
         if reqd is not None:
@@ -162,8 +166,12 @@ class _LoopNests(NestFactory):
         body.add_op(yield_op)
         loop = scf.ForOp(self.wi.lb, self.wi.ub, self.wi.step, [], body)
         attrs.mark_work_item_loop(loop)
+        attrs.set_loop_vectorize_width(loop, attrs.get_loop_vectorize_width(self.wi))
         Rewriter.insert_op(loop, ip)
-        return Nest(loop, InsertPoint.before(yield_op), lambda: iv, iv)
+        # the work-item index: the induction variable, or xb + xi in a vector-width block
+        wi = self.header[-1].value  # type: ignore[attr-defined]
+        lin = mapping.get(wi, wi)
+        return Nest(loop, InsertPoint.before(yield_op), lambda: lin, lin)
 
 
 def _candidates(wi_loop: scf.ForOp) -> list[scf.ForOp]:
@@ -176,17 +184,38 @@ def _candidates(wi_loop: scf.ForOp) -> list[scf.ForOp]:
     ]
 
 
+def _header(wi_loop: scf.ForOp) -> list[Operation]:
+    """The ops that set the work-item's id at the top of a work-item loop body:
+    ``set_local_id d, %iv``, or in the main part of work-item-loops' vector schedule
+    ``%x = arith.addi %xb, %iv`` + ``set_local_id d, %x``; empty for anything else."""
+    block = wi_loop.body.block
+    iv = block.args[0]
+    first = block.first_op
+    if isinstance(first, mux.SetLocalIdOp) and first.value is iv:
+        return [first]
+    if (
+        isinstance(first, arith.AddiOp)
+        and first.rhs is iv
+        and first.lhs is not iv
+        and isinstance(first.next_op, mux.SetLocalIdOp)
+        and first.next_op.value is first.result
+        and all(use.operation is first for use in iv.uses)
+    ):
+        return [first, first.next_op]
+    return []
+
+
 def interchange(kernel: func.FuncOp, wi_loop: scf.ForOp, depth: int = 0) -> None:
     if depth >= MAX_DEPTH or _uses_outer_alloca(wi_loop):
         return
     block = wi_loop.body.block
-    iv = block.args[0]
-    header = [op for op in block.ops if isinstance(op, mux.SetLocalIdOp) and op.value is iv]
+    header = _header(wi_loop)
     if not header:
         return
+    wi = header[-1].value  # type: ignore[attr-defined]
     ops = [op for op in block.ops if op not in header and op is not block.last_op]
     for cand in _candidates(wi_loop):
-        fission = Fission(block, ops, [cand], wi_args=[iv])
+        fission = Fission(block, ops, [cand], wi_args=[wi])
         try:
             fission.analyze()
         except Unstructured:

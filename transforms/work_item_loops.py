@@ -58,6 +58,20 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   inlined (``prepare-barriers``).
 * Kernels without barriers keep exactly the single loop nest described above.
 
+Vector + scalar tail scheduling (the reference's "vector + scalar loop" mode), with the
+options ``vector-width=W`` (W > 1; default 0 = off) and ``force-no-tail``: every innermost
+work-item loop (x with the default order), of every barrier region, becomes a main part
+``for xb in [0, (ls / W) * W) step W { for xi in [0, W) { x = xb + xi; body } }`` whose inner
+loop (constant trip count W, ``xmux.loop_vectorize_width = W``) LLVM vectorizes exactly W
+wide with no remainder of its own, then a scalar tail ``for x in [(ls / W) * W, ls)``
+(``xmux.loop_vectorize_width = 1``). "Vector only", no tail loop at all, when
+``reqd_work_group_size`` in that dimension is a multiple of W, or with ``force-no-tail``
+(then the launcher rejects groups whose size there is not a multiple of W, naming the
+kernel; a required size that is not a multiple is an error here). The kernel records
+``mux.vector_schedule = array<i64: W, dim, tail>`` for the launcher
+(``KernelInfo.vector_width/vector_dim/vector_tail``). Off by default: LLVM's own
+vectorization of the plain loop was as fast or faster on the bench kernels.
+
 Expects: entry points marked ``mux.kernel = "entry_point"``, returning nothing. Guarantees:
 the kernel keeps its name and arguments; its body is the loop nest(s) followed by
 ``func.return``. Kernels that already contain ``mux.set_local_id`` are work-group functions
@@ -522,13 +536,143 @@ def apply_work_item_loops(kernel: func.FuncOp) -> None:
         builder.build_nest(InsertPoint.before(terminator))
 
 
+# ---------------------------------------------------------------------------------------
+# Vector + scalar tail scheduling
+# ---------------------------------------------------------------------------------------
+
+
+def _index_constant(value: int) -> arith.ConstantOp:
+    return arith.ConstantOp.from_int_and_width(value, IndexType())
+
+
+def _constant_value(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value.type, IndexType):
+        return op.value.value.data  # type: ignore[union-attr]
+    return None
+
+
+def split_vector_tail(loop: scf.ForOp, width: int, tail: bool) -> None:
+    """Schedule a work-item loop ``[0, ub)`` ``width`` work-items at a time.
+
+    Main part: ``for xb in [0, main) step W { for xi in [0, W) { x = xb + xi; body } }``
+    with ``main = (ub / W) * W``; the inner loop (constant trip count W) keeps the
+    work-item-loop mark and asks LLVM to vectorize it exactly W wide, so the vector code has
+    no remainder of its own. Tail: ``for x in [main, ub) { body }`` (a copy), marked not to
+    vectorize. Without ``tail`` (force-no-tail: the launcher guarantees ub % W == 0) or
+    when ub is a constant multiple of W, no tail loop exists; with a constant ub < W the
+    loop is all tail (kept, marked not to vectorize)."""
+    assert width > 1
+    ub = loop.ub
+    const_ub = _constant_value(ub)
+    if const_ub is not None and const_ub < width and tail:
+        attrs.set_loop_vectorize_width(loop, 1)  # a constant size below W: all tail
+        return
+    ops: list[Operation] = []
+    c_width = _index_constant(width)
+    ops.append(c_width)
+    main: SSAValue
+    if const_ub is not None:
+        main_count = const_ub // width * width if tail else const_ub
+        has_tail = tail and main_count != const_ub
+        if main_count == const_ub:
+            main = ub
+        else:
+            c_main = _index_constant(main_count)
+            ops.append(c_main)
+            main = c_main.result
+    else:  # known at run time only
+        has_tail = tail
+        if tail:
+            quot = arith.DivUIOp(ub, c_width)
+            mul = arith.MuliOp(quot, c_width)
+            ops += [quot, mul]
+            main = mul.result
+            main.name_hint = "main"
+        else:
+            main = ub
+    Rewriter.insert_op(ops, InsertPoint.before(loop))
+    old_body = loop.body.block
+    old_x = old_body.args[0]
+    if has_tail:
+        tail_loop = scf.ForOp(main, ub, loop.step, [], loop.body.clone())
+        tail_loop.attributes.update(loop.attributes)
+        attrs.set_loop_vectorize_width(tail_loop, 1)
+        Rewriter.insert_op(tail_loop, InsertPoint.after(loop))
+    # the inner loop takes the old body over, with x = xb + xi
+    inner_block = Block(arg_types=[IndexType()])
+    xi = inner_block.args[0]
+    xi.name_hint = "xi"
+    outer_block = Block(arg_types=[IndexType()])
+    xb = outer_block.args[0]
+    xb.name_hint = "xb"
+    x = arith.AddiOp(xb, xi)
+    x.result.name_hint = old_x.name_hint
+    inner_block.add_op(x)
+    for op in list(old_body.ops):
+        op.detach()
+        inner_block.add_op(op)
+    old_x.replace_all_uses_with(x.result)
+    zero = loop.lb
+    inner = scf.ForOp(zero, c_width.result, loop.step, [], inner_block)
+    inner.attributes.update(loop.attributes)
+    attrs.set_loop_vectorize_width(inner, width)
+    outer_block.add_ops([inner, scf.YieldOp()])
+    outer = scf.ForOp(loop.lb, main, c_width.result, [], outer_block)
+    # LLVM may unroll the inner loop fully (then the SLP vectorizer packs it): the loop over
+    # blocks must not be vectorized again on top of that
+    attrs.set_loop_vectorize_width(outer, 1)
+    Rewriter.replace_op(loop, outer)
+
+
+def _vector_dim(builder: WorkItemLoopBuilder) -> int | None:
+    dims = builder.loop_dims
+    return dims[-1] if dims else None
+
+
+def schedule_vector_width(
+    kernel: func.FuncOp, builder: WorkItemLoopBuilder, width: int, force_no_tail: bool
+) -> None:
+    """Split every innermost work-item loop of ``kernel`` into a W-wide main part and a
+    scalar tail (``split_vector_tail``); record the schedule on the kernel
+    (``mux.vector_schedule``) for the launcher."""
+    dim = _vector_dim(builder)
+    if width <= 1 or dim is None:
+        return
+    reqd = builder.reqd_size
+    tail = not force_no_tail and not (reqd is not None and reqd[dim] % width == 0)
+    if force_no_tail and reqd is not None and reqd[dim] % width:
+        raise _pass_error(
+            kernel,
+            f"force-no-tail needs a work-group size that is a multiple of the vector width "
+            f"{width} in dimension {dim}, but reqd_work_group_size is {list(reqd)}",
+        )
+    loops = [o for o in kernel.walk() if isinstance(o, scf.ForOp) and attrs.is_work_item_loop(o)]
+    for loop in loops:
+        split_vector_tail(loop, width, tail)
+    attrs.set_vector_schedule(kernel, attrs.VectorSchedule(width, dim, tail))
+
+
 @dataclass(frozen=True)
 class WorkItemLoopsPass(ModulePass):
-    """Wrap each entry-point kernel body in a loop nest over the work-group's work-items."""
+    """Wrap each entry-point kernel body in a loop nest over the work-group's work-items.
+
+    ``vector-width=W`` (W > 1) runs the innermost work-item dimension W work-items at a time
+    plus a scalar tail (``split_vector_tail``); ``force-no-tail`` drops the tail (the
+    launcher then rejects group sizes that are not a multiple of W)."""
 
     name = "work-item-loops"
 
+    vector_width: int = 0
+    """0 or 1: one scalar work-item loop (LLVM picks the vectorization)."""
+    force_no_tail: bool = False
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        w = self.vector_width
+        if w < 0 or (w > 1 and w & (w - 1)):
+            raise XmuxError(
+                f"work-item-loops: vector-width must be 0, 1 or a power of two, got {w}"
+            )
         symbols = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
         # A kernel that already sets local ids is a work-group function: leave it.
         kernels = [
@@ -544,3 +688,6 @@ class WorkItemLoopsPass(ModulePass):
                 apply_with_barriers(kernel)
             else:
                 apply_work_item_loops(kernel)
+            if self.vector_width > 1:
+                builder = WorkItemLoopBuilder.for_kernel(kernel)
+                schedule_vector_width(kernel, builder, self.vector_width, self.force_no_tail)

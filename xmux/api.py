@@ -192,7 +192,24 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             _refresh_work_group_limits(module, infos)
         if observe is not None:
             observe(p, module)
+        if p.name == "work-item-loops" and infos is not None:
+            _record_vector_schedules(module, infos)
     return infos if infos is not None else kernel_infos(module, sub_group_size)
+
+
+def _record_vector_schedules(module, infos: list[KernelInfo]) -> None:
+    """work-item-loops' vector schedule (``mux.vector_schedule``) into the launch metadata:
+    without a tail the launcher checks the local size."""
+    from xmux.dialects import attrs
+
+    by_name = {i.name: i for i in infos}
+    for f in attrs.entry_points(module):
+        info = by_name.get(f.sym_name.data)
+        schedule = attrs.get_vector_schedule(f)
+        if info is not None and schedule is not None:
+            info.vector_width = schedule.width
+            info.vector_dim = schedule.dim
+            info.vector_tail = schedule.tail
 
 
 def _refresh_work_group_limits(module, infos: list[KernelInfo]) -> None:
@@ -261,6 +278,7 @@ class Kernel:
             info.reqd_work_group_size,
             info.max_work_dim,
             max_work_group_size=info.max_work_group_size,
+            vector=launch.vector_requirement(info),
         )
         if extra:
             if len(args) != len(info.args):
@@ -447,8 +465,10 @@ def compile(  # noqa: A001 - the public name in the contract
     cache: bool | None = None,
     spec_constants: str = "native",
     specialize: bool | None = None,
-    oacc_target: str = "cpu",
     sub_group_size: int = 1,
+    vector_width: int = 0,
+    force_no_tail: bool = False,
+    oacc_target: str = "cpu",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -457,11 +477,13 @@ def compile(  # noqa: A001 - the public name in the contract
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
     repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
-    ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
-    (gangs on the thread pool) or ``"host"`` (one thread).
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (default pipeline only; ``pipelines.cpu(sub_group_size=)``
     builds a pipeline with it).
+    ``vector_width`` / ``force_no_tail`` (default pipeline only) are work-item-loops' vector +
+    scalar tail scheduling (``xmux.pipelines.cpu``).
+    ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
+    (gangs on the thread pool) or ``"host"`` (one thread); default pipeline only.
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -481,6 +503,11 @@ def compile(  # noqa: A001 - the public name in the contract
             "xmux.compile: sub_group_size applies to the default pipeline; with pipeline= use "
             "xmux.pipelines.cpu(sub_group_size=...)"
         )
+    if pipeline is not None and oacc_target != "cpu":
+        raise XmuxError(
+            "xmux.compile: oacc_target applies to the default pipeline; with pipeline= use "
+            "xmux.pipelines.cpu(oacc_target=...)"
+        )
     if pipeline is None:
         if spec_constants not in ("native", "emulated"):
             raise XmuxError(
@@ -492,19 +519,35 @@ def compile(  # noqa: A001 - the public name in the contract
                 f"xmux.compile: oacc_target must be one of ('cpu', 'host'), got {oacc_target!r}"
             )
         mode, target = spec_constants, oacc_target
+        if not pipelines.valid_vector_width(vector_width):
+            raise XmuxError(
+                "xmux.compile: vector_width must be 0, 1 or a power of two, got "
+                f"{vector_width!r}"
+            )
 
         # built only on a cache miss: importing every pass costs ~80 ms a warm hit avoids
         def pipeline():  # noqa: F811 - a factory standing in for the pass list
             return pipelines.cpu(
-                spec_constants=mode, oacc_target=target, sub_group_size=sub_group_size
+                spec_constants=mode,
+                sub_group_size=sub_group_size,
+                vector_width=vector_width,
+                force_no_tail=force_no_tail,
+                oacc_target=target,
             )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
-        if target != "cpu":
-            pipeline_spec += f"/oacc-target={target}"
         if sub_group_size != 1:
             pipeline_spec += f"/sub-group-size={sub_group_size}"
+        if vector_width > 1 or force_no_tail:  # part of the cache key
+            pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
+        if target != "cpu":
+            pipeline_spec += f"/oacc-target={target}"
     else:
+        if vector_width or force_no_tail:
+            raise XmuxError(
+                "xmux.compile: vector_width/force_no_tail apply to the default pipeline; with "
+                "pipeline=, pass xmux.pipelines.cpu(vector_width=...) instead"
+            )
         pipeline_spec = pipelines.spec(pipeline)
     cache_dir = jit.default_cache_dir() if use_cache else None
     key = None

@@ -55,34 +55,51 @@ def make_pass(name: str, **options: object) -> ModulePass:
     return passes[name]()(**options)
 
 
+def valid_vector_width(w: object) -> bool:
+    """0 or 1 (off) or a power of two (LLVM's loop vectorizer takes only those)."""
+    return isinstance(w, int) and w >= 0 and (w <= 1 or w & (w - 1) == 0)
+
+
 def cpu(
     *,
     fp_control: bool = False,
     spec_constants: str = "native",
-    oacc_target: str = "cpu",
     sub_group_size: int = 1,
+    vector_width: int = 0,
+    force_no_tail: bool = False,
+    oacc_target: str = "cpu",
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
     JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
-    ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
-    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
     ``sub_group_size`` is the emulated sub-group size of kernels without
-    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``)."""
+    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
+    ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
+    work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
+    then use local sizes that are multiples of W in that dimension).
+    ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
+    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
         )
-    if oacc_target not in OACC_TARGETS:
-        raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
     if not isinstance(sub_group_size, int) or sub_group_size < 1:
         raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
+    if not valid_vector_width(vector_width):
+        raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
+    if oacc_target not in OACC_TARGETS:
+        raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         "expand-oacc-reductions": {"target": oacc_target},
     }
+    if vector_width > 1 or force_no_tail:
+        options["work-item-loops"] = {
+            "vector_width": vector_width,
+            "force_no_tail": force_no_tail,
+        }
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")

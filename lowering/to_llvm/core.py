@@ -301,12 +301,14 @@ class FunctionLowerer:
         *,
         unsigned: bool = False,
         parallel_group: int | None = None,
+        vectorize_width: int | None = None,
     ) -> list[SSAValue]:
         """Emit ``for (iv = lb; iv < ub; iv += step)`` with loop-carried ``inits``.
 
         ``body(iv, carried)`` emits the body and returns the next carried values. With
         ``parallel_group`` the body's accesses join that access group and the latch branch is
-        marked parallel. Returns the values carried out of the loop.
+        marked parallel; ``vectorize_width`` goes on the latch as the loop's vectorization
+        hint. Returns the values carried out of the loop.
         """
         header = self.new_block([lb.type, *(v.type for v in inits)])
         body_block = self.new_block()
@@ -331,6 +333,8 @@ class FunctionLowerer:
                 self.groups.pop()
         if parallel_group is not None:
             attrs.set_loop_parallel(latch, parallel_group)
+        if vectorize_width is not None:
+            attrs.set_loop_vectorize_width(latch, vectorize_width)
         self.start(exit_block)
         return carried
 

@@ -5,7 +5,8 @@
 arguments. An ``scf.for`` marked ``mux.work_item_loop`` gets a fresh access-group id: the
 latch branch carries ``xmux.loop_parallel = id`` and every memory access lowered from its body
 (nested loops and calls included) carries ``xmux.access_groups = [.., id]``; the emitter turns
-them into ``llvm.loop.parallel_accesses`` metadata. ``scf.if``, ``scf.while``,
+them into ``llvm.loop.parallel_accesses`` metadata. A loop's ``xmux.loop_vectorize_width`` hint
+moves to its latch branch too (``llvm.loop.vectorize.width``). ``scf.if``, ``scf.while``,
 ``scf.execute_region``, ``scf.index_switch`` and ``scf.parallel`` (no reductions) are lowered to
 blocks as in MLIR's scf-to-cf.
 """
@@ -43,6 +44,7 @@ def lower_for(lw: FunctionLowerer, op: Operation) -> None:
         body,
         unsigned="unsignedCmp" in op.properties or "unsignedCmp" in op.attributes,
         parallel_group=group,
+        vectorize_width=attrs.get_loop_vectorize_width(op),
     )
     lw.set_results(op, results)
 

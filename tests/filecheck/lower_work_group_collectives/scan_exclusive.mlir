@@ -9,12 +9,12 @@ func.func @k(%x: f64) attributes {mux.kernel = "entry_point", mux.reqd_work_grou
 }
 
 // CHECK:      scf.if
-// CHECK:        %[[S:.*]] = memref.get_global @__mux_wg_scratch_f64 : memref<1x9xf64, 3 : i64>
+// CHECK-NEXT:   %[[N:.*]] = arith.constant 7 : index
+// CHECK-NEXT:   %[[S:.*]] = memref.get_global @__mux_wg_scratch_f64 : memref<1x9xf64, 3 : i64>
 // CHECK-NEXT:   %[[ROW:.*]] = arith.constant 0 : index
-// CHECK-NEXT:   %{{.*}} = arith.constant 7 : index
 // CHECK-NEXT:   %[[ID:.*]] = arith.constant 0xfff0000000000000 : f64
 // CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
-// CHECK-NEXT:   %{{.*}} = scf.for %[[I:.*]] = %[[ROW]] to %{{.*}} step %[[ONE]] iter_args(%[[A:.*]] = %[[ID]]) -> (f64) {
+// CHECK-NEXT:   %{{.*}} = scf.for %[[I:.*]] = %[[ROW]] to %[[N]] step %[[ONE]] iter_args(%[[A:.*]] = %[[ID]]) -> (f64) {
 // CHECK-NEXT:     %[[XI:.*]] = memref.load %[[S]][%[[ROW]], %[[I]]]
 // CHECK-NEXT:     %[[M:.*]] = arith.maxnumf %[[A]], %[[XI]] : f64
 // CHECK-NEXT:     memref.store %[[A]], %[[S]][%[[ROW]], %[[I]]]
