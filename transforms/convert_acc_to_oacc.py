@@ -191,6 +191,19 @@ class _Red:
     recipe: str
 
 
+@dataclass
+class _Item:
+    """One reduction of a loop being lowered: its builtins' levels and current value."""
+
+    rid: int
+    red: _Red
+    res: SSAValue  # the RESULT object
+    levels: list[Level]  # levels with builtins (outermost first)
+    dummy: bool = False  # surrounded by a dummy gang reduction
+    local: SSAValue | None = None  # the LOCAL object
+    val: SSAValue | None = None  # the value flowing through the builtins
+
+
 def _device_none(a: ArrayAttr | None) -> bool:
     """A clause attribute present for the default device type (``#acc.device_type<none>``)."""
     return a is not None and any(d.data == acc.DeviceType.NONE for d in a.data)
@@ -710,23 +723,25 @@ class _Outliner:
             body_ops.add(o)
             o = o.next_op
         kres = [self._kernel_value(kernel, r) for r in self.par.reduction_operands]
-        todo = [(red, res) for red, res in zip(reds, kres, strict=True)]
-        if not todo:
-            return
+        items = [_Item(rid, red, res, [Level.GANG])
+                 for rid, (red, res) in enumerate(zip(reds, kres, strict=True))]
         lid = self.lid
         self.lid += 1
         b = _Builder(InsertPoint.before(first))
-        locals_ = [self._local(kernel, red) for red, _ in todo]
-        vals = [b.v(memref.LoadOp.get(res, [])) for _, res in todo]
-        vals = self._open(b, [Level.GANG], todo, vals, lid, fork=False)
-        for v, loc in zip(vals, locals_, strict=True):
-            b.op(memref.StoreOp.get(v, loc, []))
-        # every use of the variable in the region is now the LOCAL object
-        for (_, res), loc in zip(todo, locals_, strict=True):
-            res.replace_uses_with_if(loc, lambda u: _top_op(u.operation, block) in body_ops)
+        for it in items:
+            it.local = self._local(kernel, it.red)
+            it.val = b.v(memref.LoadOp.get(it.res, []))
+        self._open(b, Level.GANG, items, lid, fork=False)
+        for it in items:
+            b.op(memref.StoreOp.get(it.val, it.local, []))
+            # every use of the variable in the region is now the LOCAL object
+            it.res.replace_uses_with_if(
+                it.local, lambda u: _top_op(u.operation, block) in body_ops
+            )
         e = _Builder(InsertPoint.before(ret))
-        vals = [e.v(memref.LoadOp.get(loc, [])) for loc in locals_]
-        self._close(e, [Level.GANG], todo, vals, lid, join=False)
+        for it in items:
+            it.val = e.v(memref.LoadOp.get(it.local, []))
+        self._close(e, Level.GANG, items, lid, join=False)
 
     def _kernel_value(self, kernel: func.FuncOp, host_value: SSAValue) -> SSAValue:
         """The kernel argument standing for a host value the construct refers to."""
@@ -737,48 +752,35 @@ class _Outliner:
         raise _err(f"{self.where}: reduction variable '{_var_name(host_value)}' is not a host"
                    " object (reduction on acc.parallel needs a copy object)")
 
-    def _open(
-        self, b: _Builder, levels: Sequence[Level], reds: list[tuple[_Red, SSAValue]],
-        vals: list[SSAValue], lid: int, fork: bool = True, dummy: bool = False,
-    ) -> list[SSAValue]:
-        """setup (all), fork, init (all) per level, outermost first."""
-        for lvl in levels:
-            gang = lvl == Level.GANG
-            vals = [
-                b.v(oacc.ReductionSetupOp(v, lvl, red.kind, lid, rid, res if gang else None))
-                for rid, (v, (red, res)) in enumerate(zip(vals, reds, strict=True))
-            ]
-            if fork and not (gang and dummy):
-                b.op(oacc.ForkOp(lvl))
-            vals = [
-                b.v(oacc.ReductionInitOp(v, lvl, red.kind, lid, rid, res if gang else None))
-                for rid, (v, (red, res)) in enumerate(zip(vals, reds, strict=True))
-            ]
-        return vals
+    def _open(self, b: _Builder, lvl: Level, items: list[_Item], lid: int, fork: bool) -> None:
+        """Before a partitioned region at ``lvl``: setup (each reduction), fork, init."""
+        res = lvl == Level.GANG
+        for it in items:
+            it.val = b.v(oacc.ReductionSetupOp(it.val, lvl, it.red.kind, lid, it.rid,
+                                               it.res if res else None))
+        if fork:
+            b.op(oacc.ForkOp(lvl))
+        for it in items:
+            it.val = b.v(oacc.ReductionInitOp(it.val, lvl, it.red.kind, lid, it.rid,
+                                              it.res if res else None))
 
-    def _close(
-        self, b: _Builder, levels: Sequence[Level], reds: list[tuple[_Red, SSAValue]],
-        vals: list[SSAValue], lid: int, join: bool = True, dummy: bool = False,
-    ) -> list[SSAValue]:
-        """lock, fini (all), unlock, join, teardown (all) per level, innermost first."""
-        for lvl in reversed(levels):
-            gang = lvl == Level.GANG
-            lock = lvl != Level.VECTOR
-            if lock:
-                b.op(oacc.LockOp(lvl, lid))
-            vals = [
-                b.v(oacc.ReductionFiniOp(v, lvl, red.kind, lid, rid, res if gang else None))
-                for rid, (v, (red, res)) in enumerate(zip(vals, reds, strict=True))
-            ]
-            if lock:
-                b.op(oacc.UnlockOp(lvl, lid))
-            if join and not (gang and dummy):
-                b.op(oacc.JoinOp(lvl))
-            vals = [
-                b.v(oacc.ReductionTeardownOp(v, lvl, red.kind, lid, rid, res if gang else None))
-                for rid, (v, (red, res)) in enumerate(zip(vals, reds, strict=True))
-            ]
-        return vals
+    def _close(self, b: _Builder, lvl: Level, items: list[_Item], lid: int, join: bool) -> None:
+        """After it: lock, fini (each reduction), unlock (no lock at vector level), join,
+        teardown."""
+        res = lvl == Level.GANG
+        lock = bool(items) and lvl != Level.VECTOR
+        if lock:
+            b.op(oacc.LockOp(lvl, lid))
+        for it in items:
+            it.val = b.v(oacc.ReductionFiniOp(it.val, lvl, it.red.kind, lid, it.rid,
+                                              it.res if res else None))
+        if lock:
+            b.op(oacc.UnlockOp(lvl, lid))
+        if join:
+            b.op(oacc.JoinOp(lvl))
+        for it in items:
+            it.val = b.v(oacc.ReductionTeardownOp(it.val, lvl, it.red.kind, lid, it.rid,
+                                                  it.res if res else None))
 
     # ---- loops
 
@@ -819,92 +821,48 @@ class _Outliner:
         results = list(lp.reduction_operands)
         body_region = lp.region
         b = _Builder(InsertPoint.before(lp))
-        # which levels carry builtins, and around which RESULT objects
-        todo: list[tuple[_Red, SSAValue]] = []
-        blevels: list[Level] = []
-        dummy = False
-        if levels and reds:
-            copies = {self._is_copy(kernel, r) for r in results}
-            if Level.GANG in levels:
-                # a gang reduction into a private RESULT (the parallel's LOCAL, a gang-private
-                # variable) is a NOP: no builtins, the loop updates the RESULT directly
-                todo = [
-                    (red, r)
-                    for red, r in zip(reds, results, strict=True)
-                    if self._is_copy(kernel, r)
-                ]
-                blevels = list(levels) if todo else [lv for lv in levels if lv != Level.GANG]
-                if not todo and blevels:
-                    todo = list(zip(reds, results, strict=True))
-                elif todo and len(todo) != len(reds):
-                    raise _unsupported(
-                        f"acc.loop in {self.where}: a gang loop reducing both copy and private"
-                        " variables"
-                    )
-            else:
-                todo = list(zip(reds, results, strict=True))
-                blevels = list(levels)
-                if True in copies:
-                    if False in copies:
-                        raise _unsupported(
-                            f"acc.loop in {self.where}: a worker/vector loop reducing both copy"
-                            " and private variables"
-                        )
-                    dummy = True
+        # the levels at which each reduction gets builtins
+        items: list[_Item] = []
+        for rid, (red, res) in enumerate(zip(reds, results, strict=True)):
+            copy = self._is_copy(kernel, res)
+            if not levels:
+                continue  # a sequential loop updates the RESULT directly
+            # a gang reduction into a private RESULT (the parallel's LOCAL, a gang-private
+            # variable) is a NOP: no gang builtins
+            lv = [x for x in levels if copy or x != Level.GANG]
+            if lv:
+                # worker/vector reductions of a copy object: a dummy gang level around them
+                items.append(_Item(rid, red, res, lv, copy and Level.GANG not in levels))
         lid = -1
-        locals_: list[SSAValue] = []
-        if blevels and todo:
+        if items:
             lid = self.lid
             self.lid += 1
-            locals_ = [self._local(kernel, red) for red, _ in todo]
-            vals = [b.v(memref.LoadOp.get(res, [])) for _, res in todo]
-            if dummy:
-                vals = self._open(b, [Level.GANG], todo, vals, lid, dummy=True)
-            vals = self._open_with_forks(b, levels, blevels, todo, vals, lid)
-            for v, loc in zip(vals, locals_, strict=True):
-                b.op(memref.StoreOp.get(v, loc, []))
-            for (_, res), loc in zip(todo, locals_, strict=True):
-                res.replace_uses_with_if(loc, lambda u: body_region.is_ancestor(u.operation))
-        else:
-            for lvl in levels:
-                b.op(oacc.ForkOp(lvl))
+        for it in items:
+            it.local = self._local(kernel, it.red)
+            it.val = b.v(memref.LoadOp.get(it.res, []))
+        self._open(b, Level.GANG, [it for it in items if it.dummy], lid, fork=False)
+        for lvl in levels:
+            self._open(b, lvl, [it for it in items if lvl in it.levels], lid, fork=True)
+        for it in items:
+            assert it.local is not None and it.val is not None
+            b.op(memref.StoreOp.get(it.val, it.local, []))
+            it.res.replace_uses_with_if(
+                it.local, lambda u: body_region.is_ancestor(u.operation)
+            )
         self._partition(kernel, lp, levels, b)
-        if blevels and todo:
-            # _partition inserted the loops before `lp`; the epilogue goes there too
-            vals = [b.v(memref.LoadOp.get(loc, [])) for loc in locals_]
-            vals = self._close_with_joins(b, levels, blevels, todo, vals, lid)
-            if dummy:
-                vals = self._close(b, [Level.GANG], [(r, res) for r, res in todo], vals, lid,
-                                   dummy=True)
-            else:
-                for v, (_, res) in zip(vals, todo, strict=True):
-                    if not self._is_copy(kernel, res):
-                        b.op(memref.StoreOp.get(v, res, []))
-        else:
-            for lvl in reversed(levels):
-                b.op(oacc.JoinOp(lvl))
+        # _partition inserted the loops before `lp`; the epilogue goes there too
+        for it in items:
+            assert it.local is not None
+            it.val = b.v(memref.LoadOp.get(it.local, []))
+        for lvl in reversed(levels):
+            self._close(b, lvl, [it for it in items if lvl in it.levels], lid, join=True)
+        self._close(b, Level.GANG, [it for it in items if it.dummy], lid, join=False)
+        for it in items:
+            if not self._is_copy(kernel, it.res):
+                assert it.val is not None
+                b.op(memref.StoreOp.get(it.val, it.res, []))  # a private RESULT's new value
         lp.detach()
         lp.erase()
-
-    def _open_with_forks(self, b: _Builder, levels: list[Level], blevels: list[Level],
-                         todo: list[tuple[_Red, SSAValue]], vals: list[SSAValue],
-                         lid: int) -> list[SSAValue]:
-        for lvl in levels:
-            if lvl in blevels:
-                vals = self._open(b, [lvl], todo, vals, lid)
-            else:
-                b.op(oacc.ForkOp(lvl))
-        return vals
-
-    def _close_with_joins(self, b: _Builder, levels: list[Level], blevels: list[Level],
-                          todo: list[tuple[_Red, SSAValue]], vals: list[SSAValue],
-                          lid: int) -> list[SSAValue]:
-        for lvl in reversed(levels):
-            if lvl in blevels:
-                vals = self._close(b, [lvl], todo, vals, lid)
-            else:
-                b.op(oacc.JoinOp(lvl))
-        return vals
 
     def _partition(self, kernel: func.FuncOp, lp: acc.LoopOp, levels: list[Level],
                    b: _Builder) -> None:
