@@ -13,9 +13,10 @@ below: 8 gangs, 4 workers, vector length 32.
   ``s0 + 5 * gangs`` / ``p0 * 5 ** gangs``; a reduction on ``acc.serial`` (one gang);
 * loop-red style schedule sums: every iteration adds ``(i + 1) * 4096 + code(gang, worker,
   lane)`` read with ``mux.get_group_id`` / ``mux.get_local_id`` inside the loop, so the sum
-  checks which position ran which iteration (pos = (gang * nw + worker) * vl + lane over the
-  partitioned levels; positions of other levels are 0 except the gang: every gang runs a
-  loop that is not gang-partitioned and contributes through the dummy gang reduction).
+  checks which position ran which iteration (gangs take contiguous chunks of ceil(n / gangs)
+  iterations; inside a chunk pos = worker * vl + lane over the other partitioned levels;
+  positions of other levels are 0 except the gang: every gang runs a loop that is not
+  gang-partitioned and contributes through the dummy gang reduction).
 
 The ``host`` target runs one gang of one work-item (every position 0, gangs = 1).
 
@@ -655,21 +656,25 @@ N_SCHED = 1500
 
 
 def schedule_sum(levels: str, target: str) -> int:
-    """The loop-red sum: iteration i runs at pos = i mod size over the partitioned levels."""
+    """The loop-red sum. Gangs take contiguous chunks of ceil(n / gangs) iterations; inside
+    its chunk (or the whole range without gang), iteration j runs at pos = j mod size over
+    the other partitioned levels (worker outer, vector lane inner)."""
     lv = levels.split()
     if target == "host":
         return sum((i + 1) * 4096 for i in range(N_SCHED))
     dims = {"gang": NG, "worker": NW, "vector": VL}
-    size = int(np.prod([dims[x] for x in lv]))
+    inner = [x for x in lv if x != "gang"]
+    size = int(np.prod([dims[x] for x in inner]))
+    chunk = -(-N_SCHED // NG) if "gang" in lv else N_SCHED
     total = 0
     gangs = [None] if "gang" in lv else list(range(NG))
     for g_fixed in gangs:
         for i in range(N_SCHED):
-            pos, parts = i % size, {}
-            for x in reversed(lv):
+            g = i // chunk if g_fixed is None else g_fixed
+            pos, parts = (i % chunk) % size, {}
+            for x in reversed(inner):
                 parts[x] = pos % dims[x]
                 pos //= dims[x]
-            g = parts.get("gang", g_fixed)
             total += (i + 1) * 4096 + g * 128 + parts.get("worker", 0) * 32 + parts.get("vector", 0)
     return total
 

@@ -24,10 +24,15 @@ The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default map
 vector_length(1)`` (kernel ``@h_acc_serial_<n>``).
 
 **Execution model.** Every work-item runs the region (redundant mode); only partitioned loops
-split work. A loop partitioned over the levels L (gang, worker, vector, in that order) uses
-``pos = (gang*nw + worker)*vl + vector`` and ``size = ng*nw*vl`` over the levels present, in
-uniform-trip-count form: ``scf.for %r = 0 to ntrip/size`` with iteration ``r*size + pos``,
-then one remainder round guarded by ``scf.if r*size + pos < ntrip``. When a worker/vector
+split work. A gang-partitioned loop gives each gang a contiguous chunk of ``ceil(ntrip/ng)``
+iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start, ntrip))``): on the CPU
+a gang is a work-group on one thread, so it streams through its own part of the data instead
+of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x -> 1.60x gcc's time
+for the f32 sum). Inside the gang's chunk (or the whole range without gang), the worker and
+vector levels use ``pos = worker*vl + vector`` and ``size = nw*vl`` over the levels present, in
+uniform-trip-count form: ``scf.for %r = 0 to n/size`` with iteration ``start + r*size + pos``
+(adjacent vector lanes take adjacent iterations: the work-item loop over x vectorizes), then
+one remainder round guarded by ``scf.if r*size + pos < n``. When a worker/vector
 loop's body holds partitioned loops (which synchronize the work-group), every work-item runs
 the remainder round instead: its nested loops get no iteration where the round is invalid
 and its other effects run under ``scf.if`` (masked round). ``acc.loop`` with ``seq`` or no
@@ -914,6 +919,25 @@ class _Outliner:
             body.add_op(scf.YieldOp())
             b.op(scf.ForOp(c0, ntrip, c1, [], body))
             return
+        gstart: SSAValue | None = None
+        if levels[0] == Level.GANG:
+            # gangs take contiguous chunks (a CPU work-group streams through its own part)
+            gp = b.v(oacc.DimPosOp(Level.GANG))
+            gs = b.v(oacc.DimSizeOp(Level.GANG))
+            chunk = b.ceildiv_pos(ntrip, gs)
+            gstart = b.mul(gp, chunk)
+            # this gang's iterations: min(chunk, n - min(start, n)) (0 past the end)
+            rest = b.v(arith.SubiOp(ntrip, b.v(arith.MinUIOp(gstart, ntrip))))
+            ntrip = b.v(arith.MinUIOp(rest, chunk))
+            levels = levels[1:]
+            if not levels:
+                body = Block(arg_types=[IndexType()])
+                bb = _Builder(InsertPoint.at_end(body))
+                k = bb.add(gstart, body.args[0])
+                self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
+                body.add_op(scf.YieldOp())
+                b.op(scf.ForOp(c0, ntrip, c1, [], body))
+                return
         pos: SSAValue | None = None
         size: SSAValue | None = None
         for lvl in levels:
@@ -927,12 +951,16 @@ class _Outliner:
         body = Block(arg_types=[IndexType()])
         bb = _Builder(InsertPoint.at_end(body))
         k = bb.add(bb.mul(body.args[0], size), pos)
+        if gstart is not None:
+            k = bb.add(gstart, k)
         self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
         body.add_op(scf.YieldOp())
         b.op(scf.ForOp(c0, full, c1, [], body))
         # remainder round, guarded
         k = b.add(b.mul(full, size), pos)
         ok = b.v(arith.CmpiOp(k, ntrip, "ult"))
+        if gstart is not None:
+            k = b.add(gstart, k)
         region = self._clone_body(lp)
         if (Level.WORKER in levels or Level.VECTOR in levels) and _has_partitioned(region):
             # Nested partitioned loops synchronize the work-group (fork/join, reductions), so

@@ -51,8 +51,6 @@ func.func @h(%a: memref<f32>, %x: memref<?xf32>, %n: index) {
 // CHECK:         scf.for
 // CHECK:           memref.load %a_local[]
 // CHECK:           memref.store %{{.*}}, %a_local[]
-// CHECK:         scf.if
-// CHECK:           memref.store %{{.*}}, %a_local[]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[A3:.*]] = memref.load %a_local[] : memref<f32>
 // CHECK-NEXT:    oacc.lock gang lid 0

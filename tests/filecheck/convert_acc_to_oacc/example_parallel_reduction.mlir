@@ -63,8 +63,6 @@ func.func @h(%a: memref<f32>, %x: memref<?xf32>, %n: index) {
 // CHECK-NOT:     oacc.reduction_
 // CHECK:         scf.for
 // CHECK:           memref.store %{{.*}}, %a_local[]
-// CHECK:         scf.if
-// CHECK:           memref.store %{{.*}}, %a_local[]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    oacc.join gang
 // CHECK-NEXT:    %[[A3:.*]] = memref.load %a_local[] : memref<f32>

@@ -88,12 +88,6 @@ func.func @h(%s: memref<f32>, %m: memref<i32>, %b: memref<f32>, %x: memref<?xf32
 // CHECK-NEXT:      %[[W4:.*]] = oacc.reduction_teardown worker add %[[W3]] lid 1 rid 0 : f32
 // CHECK-NEXT:      memref.store %[[W4]], %[[SL]][] : memref<f32>
 // CHECK-NEXT:    }
-// The remainder round's copy of the worker loop is a loop of its own.
-// CHECK:         scf.if
-// CHECK:           oacc.reduction_setup worker add %{{.*}} lid 2 rid 0 : f32
-// CHECK:           %[[W5:.*]] = oacc.reduction_teardown worker add %{{.*}} lid 2 rid 0 : f32
-// CHECK-NEXT:      memref.store %[[W5]], %[[SL]][] : memref<f32>
-// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[S3:.*]] = memref.load %[[SL]][] : memref<f32>
 // CHECK-NEXT:    %[[M3:.*]] = memref.load %[[ML]][] : memref<i32>
 // CHECK-NEXT:    oacc.lock gang lid 0
@@ -104,16 +98,16 @@ func.func @h(%s: memref<f32>, %m: memref<i32>, %b: memref<f32>, %x: memref<?xf32
 // CHECK-NEXT:    %{{.*}} = oacc.reduction_teardown gang add %[[S4]] res(%s : memref<f32>) lid 0 rid 0 : f32
 // CHECK-NEXT:    %{{.*}} = oacc.reduction_teardown gang max %[[M4]] res(%m : memref<i32>) lid 0 rid 1 : i32
 // CHECK-NEXT:    %[[B0:.*]] = memref.load %b[] : memref<f32>
-// CHECK-NEXT:    %[[B1:.*]] = oacc.reduction_setup gang add %[[B0]] res(%b : memref<f32>) lid 3 rid 0 : f32
-// CHECK-NEXT:    %[[B2:.*]] = oacc.reduction_init gang add %[[B1]] res(%b : memref<f32>) lid 3 rid 0 : f32
-// CHECK-NEXT:    %[[B3:.*]] = oacc.reduction_setup vector add %[[B2]] lid 3 rid 0 : f32
+// CHECK-NEXT:    %[[B1:.*]] = oacc.reduction_setup gang add %[[B0]] res(%b : memref<f32>) lid 2 rid 0 : f32
+// CHECK-NEXT:    %[[B2:.*]] = oacc.reduction_init gang add %[[B1]] res(%b : memref<f32>) lid 2 rid 0 : f32
+// CHECK-NEXT:    %[[B3:.*]] = oacc.reduction_setup vector add %[[B2]] lid 2 rid 0 : f32
 // CHECK-NEXT:    oacc.fork vector
-// CHECK-NEXT:    %{{.*}} = oacc.reduction_init vector add %[[B3]] lid 3 rid 0 : f32
-// CHECK:         oacc.reduction_fini vector add %{{.*}} lid 3 rid 0 : f32
+// CHECK-NEXT:    %{{.*}} = oacc.reduction_init vector add %[[B3]] lid 2 rid 0 : f32
+// CHECK:         oacc.reduction_fini vector add %{{.*}} lid 2 rid 0 : f32
 // CHECK-NEXT:    oacc.join vector
-// CHECK-NEXT:    %[[B5:.*]] = oacc.reduction_teardown vector add %{{.*}} lid 3 rid 0 : f32
-// CHECK-NEXT:    oacc.lock gang lid 3
-// CHECK-NEXT:    %[[B6:.*]] = oacc.reduction_fini gang add %[[B5]] res(%b : memref<f32>) lid 3 rid 0 : f32
-// CHECK-NEXT:    oacc.unlock gang lid 3
-// CHECK-NEXT:    %{{.*}} = oacc.reduction_teardown gang add %[[B6]] res(%b : memref<f32>) lid 3 rid 0 : f32
+// CHECK-NEXT:    %[[B5:.*]] = oacc.reduction_teardown vector add %{{.*}} lid 2 rid 0 : f32
+// CHECK-NEXT:    oacc.lock gang lid 2
+// CHECK-NEXT:    %[[B6:.*]] = oacc.reduction_fini gang add %[[B5]] res(%b : memref<f32>) lid 2 rid 0 : f32
+// CHECK-NEXT:    oacc.unlock gang lid 2
+// CHECK-NEXT:    %{{.*}} = oacc.reduction_teardown gang add %[[B6]] res(%b : memref<f32>) lid 2 rid 0 : f32
 // CHECK-NEXT:    func.return

@@ -1,8 +1,8 @@
 // RUN: xmux-opt %s -p convert-acc-to-oacc | filecheck %s
 
-// A gang loop over constant bounds [2, 100) step 3 (33 iterations) in uniform-trip-count
-// form: full rounds for r in [0, 33 / ng) take iteration r*ng + gang unguarded, then one
-// remainder round guarded by r*ng + gang < 33. Fork/join surround the partitioned loop.
+// A gang loop over constant bounds [2, 100) step 3 (33 iterations): each gang takes a
+// contiguous chunk of ceil(33 / ng) iterations starting at gang * chunk, clamped to the end
+// (min(chunk, 33 - min(start, 33))), and runs it as a plain loop. Fork/join surround it.
 
 func.func @h(%x: memref<100xf32>) {
   %c2 = arith.constant 2 : index
@@ -27,23 +27,19 @@ func.func @h(%x: memref<100xf32>) {
 // CHECK-NEXT:    %[[N:.*]] = arith.constant 33 : index
 // CHECK-NEXT:    %[[POS:.*]] = oacc.dim_pos gang : index
 // CHECK-NEXT:    %[[SIZE:.*]] = oacc.dim_size gang : index
-// CHECK-NEXT:    %[[FULL:.*]] = arith.divui %[[N]], %[[SIZE]] : index
-// CHECK-NEXT:    scf.for %[[R:.*]] = %[[C0]] to %[[FULL]] step %[[C1]] {
-// CHECK-NEXT:      %[[A:.*]] = arith.muli %[[R]], %[[SIZE]] : index
-// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[A]], %[[POS]] : index
+// CHECK-NEXT:    %[[SM1:.*]] = arith.subi %[[SIZE]], %[[C1]] : index
+// CHECK-NEXT:    %[[NP:.*]] = arith.addi %[[N]], %[[SM1]] : index
+// CHECK-NEXT:    %[[CHUNK:.*]] = arith.divsi %[[NP]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[START:.*]] = arith.muli %[[POS]], %[[CHUNK]] : index
+// CHECK-NEXT:    %[[CL:.*]] = arith.minui %[[START]], %[[N]] : index
+// CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[N]], %[[CL]] : index
+// CHECK-NEXT:    %[[MINE:.*]] = arith.minui %[[REST]], %[[CHUNK]] : index
+// CHECK-NEXT:    scf.for %[[R:.*]] = %[[C0]] to %[[MINE]] step %[[C1]] {
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[START]], %[[R]] : index
 // CHECK-NEXT:      %[[B:.*]] = arith.muli %[[K]], %c3 : index
 // CHECK-NEXT:      %i = arith.addi %c2, %[[B]] : index
 // CHECK-NEXT:      %f = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:      memref.store %f, %x[%i] : memref<100xf32>
-// CHECK-NEXT:    }
-// CHECK-NEXT:    %[[A2:.*]] = arith.muli %[[FULL]], %[[SIZE]] : index
-// CHECK-NEXT:    %[[K2:.*]] = arith.addi %[[A2]], %[[POS]] : index
-// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %[[K2]], %[[N]] : index
-// CHECK-NEXT:    scf.if %[[OK]] {
-// CHECK-NEXT:      %[[B2:.*]] = arith.muli %[[K2]], %c3 : index
-// CHECK-NEXT:      %[[I2:.*]] = arith.addi %c2, %[[B2]] : index
-// CHECK-NEXT:      %{{.*}} = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:      memref.store %{{.*}}, %x[%[[I2]]] : memref<100xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    oacc.join gang
 // CHECK-NEXT:    func.return

@@ -1,7 +1,9 @@
 // RUN: xmux-opt %s -p convert-acc-to-oacc | filecheck %s
 
-// A loop partitioned over all three levels: pos = (gang * nw + worker) * vl + vector,
-// size = ng * nw * vl; forks outermost first, joins innermost first.
+// A loop partitioned over all three levels: each gang takes a contiguous chunk of
+// ceil(n / ng) iterations from gang * chunk; inside it pos = worker * vl + vector and
+// size = nw * vl in uniform-trip-count form (full rounds, guarded remainder); forks outermost
+// first, joins innermost first.
 
 func.func @h(%x: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -28,21 +30,28 @@ func.func @h(%x: memref<?xf32>, %n: index) {
 // CHECK:         %[[N:.*]] = arith.select
 // CHECK-NEXT:    %[[GP:.*]] = oacc.dim_pos gang : index
 // CHECK-NEXT:    %[[GS:.*]] = oacc.dim_size gang : index
+// CHECK:         %[[CHUNK:.*]] = arith.select
+// CHECK-NEXT:    %[[START:.*]] = arith.muli %[[GP]], %[[CHUNK]] : index
+// CHECK-NEXT:    %[[CL:.*]] = arith.minui %[[START]], %[[N]] : index
+// CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[N]], %[[CL]] : index
+// CHECK-NEXT:    %[[MINE:.*]] = arith.minui %[[REST]], %[[CHUNK]] : index
 // CHECK-NEXT:    %[[WP:.*]] = oacc.dim_pos worker : index
 // CHECK-NEXT:    %[[WS:.*]] = oacc.dim_size worker : index
-// CHECK-NEXT:    %[[T1:.*]] = arith.muli %[[GP]], %[[WS]] : index
-// CHECK-NEXT:    %[[P1:.*]] = arith.addi %[[T1]], %[[WP]] : index
-// CHECK-NEXT:    %[[S1:.*]] = arith.muli %[[GS]], %[[WS]] : index
 // CHECK-NEXT:    %[[VP:.*]] = oacc.dim_pos vector : index
 // CHECK-NEXT:    %[[VS:.*]] = oacc.dim_size vector : index
-// CHECK-NEXT:    %[[T2:.*]] = arith.muli %[[P1]], %[[VS]] : index
-// CHECK-NEXT:    %[[POS:.*]] = arith.addi %[[T2]], %[[VP]] : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[S1]], %[[VS]] : index
-// CHECK-NEXT:    %[[FULL:.*]] = arith.divui %[[N]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[T:.*]] = arith.muli %[[WP]], %[[VS]] : index
+// CHECK-NEXT:    %[[POS:.*]] = arith.addi %[[T]], %[[VP]] : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[WS]], %[[VS]] : index
+// CHECK-NEXT:    %[[FULL:.*]] = arith.divui %[[MINE]], %[[SIZE]] : index
 // CHECK-NEXT:    scf.for %[[R:.*]] = %{{.*}} to %[[FULL]] step %{{.*}} {
 // CHECK-NEXT:      %[[A:.*]] = arith.muli %[[R]], %[[SIZE]] : index
-// CHECK-NEXT:      %i = arith.addi %[[A]], %[[POS]] : index
-// CHECK:         scf.if
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[A]], %[[POS]] : index
+// CHECK-NEXT:      %i = arith.addi %[[START]], %[[K]] : index
+// CHECK:         %[[A2:.*]] = arith.muli %[[FULL]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[K2:.*]] = arith.addi %[[A2]], %[[POS]] : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %[[K2]], %[[MINE]] : index
+// CHECK-NEXT:    %{{.*}} = arith.addi %[[START]], %[[K2]] : index
+// CHECK-NEXT:    scf.if %[[OK]] {
 // CHECK:         }
 // CHECK-NEXT:    oacc.join vector
 // CHECK-NEXT:    oacc.join worker
