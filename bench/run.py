@@ -63,6 +63,8 @@ TARGET_BARRIER_NS = 30.0      # ns per barrier per 256-item work-group: at most
 #: issue 4 (bench/spec_conv.py): re-specialization and cached-launch overheads, at most
 TARGET_RESPEC_MS = 50.0
 TARGET_CACHED_LAUNCH_MS = 1.0
+#: issue 5 (bench/acc_sum.py): the OpenACC f32/f64 sums on the cpu expansion vs gcc, at most
+TARGET_ACC_VS_GCC = 1.5
 #: kernels compiled and timed text -> first result
 COMPILE_KERNELS = (*wl.KERNELS, *wl.KERNELS_WG)
 #: pocl_worker.py's kernels (everything but reduce_wg)
@@ -699,6 +701,7 @@ def make_report(R: dict) -> str:
     L.append("\nThe cold verdict takes the worse of in-process and fresh-process text→result.\n")
 
     L.extend(report_spec(R))
+    L.extend(report_acc(R))
     L.append("## Targets\n")
     for t in R["targets"]:
         L.append(f"- {t}")
@@ -903,6 +906,59 @@ def targets_spec(R: dict) -> list[str]:
             f"{verdict(cl, TARGET_CACHED_LAUNCH_MS, True, 'ms')}"]
 
 
+def run_acc_sum(args, tmp: Path, errors: list[str]) -> dict:
+    """bench/acc_sum.py in a child process: its markdown and its raw numbers."""
+    out = tmp / "acc_sum.json"
+    cmd = [sys.executable, str(wl.BENCH_DIR / "acc_sum.py"), "--json", str(out)]
+    cmd += ["--quick"] if args.quick else []
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0 or not out.exists():
+        tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+        errors.append(f"acc_sum.py failed ({p.returncode}): {tail}")
+        log("  " + errors[-1])
+        if not out.exists():
+            return {}
+    md = p.stdout[p.stdout.find("## "):] if "## " in p.stdout else ""
+    return {"markdown": md.strip(), "data": json.loads(out.read_text())}
+
+
+def acc_values(R: dict, t: str) -> tuple[float | None, float | None]:
+    """(xmux ÷ gcc, 1 thread ÷ 2 threads) of the OpenACC sum of type ``t``."""
+    d = R.get("acc_sum", {}).get("data", {}).get("types", {}).get(t)
+    if not d:
+        return None, None
+    st = d["steady"]
+    return st["xmux"]["ratio_vs"]["gcc"], st["xmux 1 thread"]["ratio_vs"]["xmux"]
+
+
+def report_acc(R: dict) -> list[str]:
+    sc = R.get("acc_sum")
+    if sc is None:
+        return []
+    L = ["## OpenACC reductions (issue 5, `bench/acc_sum.py`)\n",
+         "Run by `bench/run.py` as `bench/acc_sum.py --json …`; its report, unchanged except for "
+         "the heading level:\n"]
+    if "markdown" in sc:
+        L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
+    L.append("")
+    return L
+
+
+def targets_acc(R: dict) -> list[str]:
+    if "acc_sum" not in R:
+        return []
+    out = []
+    for t in ("f32", "f64"):
+        g, sp = acc_values(R, t)
+        n = R["acc_sum"].get("data", {}).get("types", {}).get(t, {}).get("n", 0)
+        out.append(f"OpenACC {t} sum (2^{n.bit_length() - 1}, gang+worker+vector, cpu): "
+                   f"xmux ÷ gcc = {fmt(g)}× "
+                   f"(≤ {TARGET_ACC_VS_GCC}×) → {verdict(g, TARGET_ACC_VS_GCC, True)}; 2 threads "
+                   f"vs 1: {fmt(sp)}× (≥ {TARGET_THREAD_SPEEDUP}×) → "
+                   f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)}")
+    return out
+
+
 def targets_summary(R: dict) -> list[str]:
     out = []
     for name in wl.KERNELS:
@@ -915,6 +971,7 @@ def targets_summary(R: dict) -> list[str]:
                f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)}")
     out.extend(targets_wg(R))
     out.extend(targets_spec(R))
+    out.extend(targets_acc(R))
     for name in COMPILE_KERNELS:
         c = R["xmux_compile"].get(name, {})
         f = R["fresh"].get(name)
@@ -954,6 +1011,8 @@ def main() -> int:
                     help="first wait up to S seconds for the machine to be quiet")
     ap.add_argument("--no-spec-conv", action="store_true",
                     help="skip bench/spec_conv.py (specialization constants, issue 4)")
+    ap.add_argument("--no-acc-sum", action="store_true",
+                    help="skip bench/acc_sum.py (OpenACC reductions, issue 5)")
     ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.compile_child:
@@ -1064,6 +1123,24 @@ def main() -> int:
                 if sc and busy <= BUSY_LIMIT_PCT:
                     break
             for t in targets_spec(R):
+                log("  " + t)
+        if not args.no_acc_sum:
+            log("[acc_sum] bench/acc_sum.py (OpenACC gang+worker+vector sums)")
+            R["acc_sum"], R["retried"]["acc_sum"] = {}, 0
+            for attempt in range(1 + args.retries):
+                if attempt:
+                    log(f"    other processes were busy: running acc_sum.py again "
+                        f"({wait_idle(60)})")
+                sc = run_acc_sum(args, tmp, errors if attempt == args.retries else [])
+                types = sc.get("data", {}).get("types", {})
+                busy = max((o["cpu"]["foreign_pct"] for o in types.values()), default=1e9)
+                old = R["acc_sum"].get("data", {}).get("types", {})
+                if busy < max((o["cpu"]["foreign_pct"] for o in old.values()), default=1e9):
+                    R["acc_sum"] = sc
+                R["retried"]["acc_sum"] = attempt
+                if sc and busy <= BUSY_LIMIT_PCT:
+                    break
+            for t in targets_acc(R):
                 log("  " + t)
     finally:
         if pocl:
