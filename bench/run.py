@@ -1013,6 +1013,9 @@ def main() -> int:
                     help="skip bench/spec_conv.py (specialization constants, issue 4)")
     ap.add_argument("--no-acc-sum", action="store_true",
                     help="skip bench/acc_sum.py (OpenACC reductions, issue 5)")
+    ap.add_argument("--only", metavar="GROUPS",
+                    help="measure only these comma-separated steady-state groups (kernel names, "
+                    "threads, threads_vecadd, barrier_probe); skips the other phases")
     ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.compile_child:
@@ -1077,6 +1080,10 @@ def main() -> int:
         for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
             if name in xm:
                 groups.append((grp, [xm[name]["xmux-1t"], xm[name]["xmux-2t"]]))
+        if args.only:
+            wanted = set(args.only.split(","))
+            groups = [(g, b) for g, b in groups if g in wanted]
+            args.no_fresh = args.no_spec_conv = args.no_acc_sum = True
         R["retried"] = {}
         for grp, bks in groups:
             for attempt in range(1 + args.retries):

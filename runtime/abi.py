@@ -75,6 +75,49 @@ def packed_args_ctype(layout: tuple[tuple[str, str, int], ...]) -> type[ctypes.S
     return type("PackedArgs", (ctypes.Structure,), {"_fields_": fields})
 
 
+#: struct module codes of the scalars in ``_CTYPE`` (same sizes; '@' aligns like C)
+_STRUCT_CODE: dict[str, str] = {
+    "bool": "b",
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "uint8": "B",
+    "uint16": "H",
+    "uint32": "I",
+    "uint64": "Q",
+    "float16": "H",
+    "float32": "f",
+    "float64": "d",
+}
+
+
+@cache
+def packed_args_format(layout: tuple[tuple[str, str, int], ...]) -> str:
+    """A ``struct`` format with the byte layout of ``packed_args_ctype(layout)`` (descriptors
+    start with a pointer, so native alignment places them as C places the nested struct)."""
+    codes = ["@"]
+    for _, what, rank in layout:
+        codes.append("PPq" + "q" * (2 * rank) if what == "memref" else _STRUCT_CODE[what])
+    return "".join(codes)
+
+
+def descriptor_fields(array: np.ndarray) -> list[int]:
+    """The memref descriptor of ``array`` as ``packed_args_format`` values."""
+    ptr = array.ctypes.data
+    item = array.itemsize
+    return [ptr, ptr, 0, *array.shape, *(s // item for s in array.strides)]
+
+
+def local_descriptor_fields(shape: list[int]) -> list[int]:
+    """A local-memory argument: the shape only (null pointers, contiguous strides); the entry
+    hook allocates the buffer of each slice and fills in the pointers."""
+    strides = [1] * len(shape)
+    for d in reversed(range(len(shape) - 1)):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    return [0, 0, 0, *shape, *strides]
+
+
 def layout_of(kernel: attrs.KernelInfo) -> tuple[tuple[str, str, int], ...]:
     out = []
     for a in kernel.args:
@@ -83,30 +126,6 @@ def layout_of(kernel: attrs.KernelInfo) -> tuple[tuple[str, str, int], ...]:
         else:
             out.append((a.name, a.dtype, 0))
     return tuple(out)
-
-
-def fill_descriptor(desc: ctypes.Structure, array: np.ndarray) -> None:
-    ptr = array.ctypes.data
-    desc.allocated = ptr
-    desc.aligned = ptr
-    desc.offset = 0
-    item = array.itemsize
-    for d in range(array.ndim):
-        desc.sizes[d] = array.shape[d]
-        desc.strides[d] = array.strides[d] // item
-
-
-def fill_local_descriptor(desc: ctypes.Structure, shape: list[int]) -> None:
-    """A local-memory argument: the shape only (contiguous); the entry hook allocates the
-    buffer of each slice and fills in the pointers."""
-    desc.allocated = None
-    desc.aligned = None
-    desc.offset = 0
-    stride = 1
-    for d in reversed(range(len(shape))):
-        desc.sizes[d] = shape[d]
-        desc.strides[d] = stride
-        stride *= shape[d]
 
 
 def schedule_info(

@@ -2,35 +2,33 @@
 
 A launch validates the arguments against the kernel's metadata (count, dtype, rank, static
 dims, contiguity), normalises the NDRange to three dimensions, splits the work-groups into
-slices and calls the compiled entry hook once per slice. Slices run on a process-wide thread
-pool sized to the cores; ctypes releases the GIL for the duration of each call, so slices run
-in parallel. numpy arrays are passed zero-copy through memref descriptors.
+slices and calls the compiled entry hook once per slice. Slices run on a process-wide pool of
+spinning workers sized to the cores (``runtime/pool.py``: the hand-off of slices is JIT-compiled
+code, so neither the GIL nor a condition variable sits between a launch and its workers).
+numpy arrays are passed zero-copy through memref descriptors.
 """
 
 from __future__ import annotations
 
 import ctypes
-import itertools
+import functools
 import math
 import os
-import threading
+import struct
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from xmux.dialects import attrs
 from xmux.dialects.attrs import ArgInfo, KernelInfo
 from xmux.errors import LaunchError
-from xmux.runtime import abi
+from xmux.runtime import abi, pool
 
 #: slices per thread: a few more slices than threads evens out uneven work-groups
 SLICES_PER_THREAD = 4
 #: launches smaller than this run on the calling thread (a hand-off costs more than they do)
 INLINE_WORK_ITEMS = 2048
-
-_pool_lock = threading.Lock()
-_pools: dict[int, ThreadPoolExecutor] = {}
 
 
 def default_threads() -> int:
@@ -41,15 +39,6 @@ def default_threads() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
         return os.cpu_count() or 1
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    with _pool_lock:
-        pool = _pools.get(threads)
-        if pool is None:
-            pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="xmux")
-            _pools[threads] = pool
-        return pool
 
 
 def _dims(name: str, what: str, value: Sequence[int] | int | None, fill: int) -> tuple[int, ...]:
@@ -170,14 +159,34 @@ def _default_local(g: tuple[int, ...]) -> tuple[int, ...]:
     return (x,) + (1,) * (len(g) - 1)
 
 
+@functools.cache
+def _dtype(name: str) -> np.dtype:
+    return np.dtype(name)
+
+
+@functools.cache
+def _int_range(name: str) -> tuple[int, int]:
+    lim = np.iinfo(name)
+    return int(lim.min), int(lim.max)
+
+
 def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndarray:
+    shape = info.shape or ()
+    if (
+        isinstance(value, np.ndarray)
+        and value.dtype == _dtype(info.dtype)
+        and value.ndim == len(shape)
+        and (info.strided or value.flags.c_contiguous)
+        and all(w is None or w == h for w, h in zip(shape, value.shape, strict=True))
+        and not any(st % value.itemsize for st in value.strides)
+    ):
+        return value  # the common case, checked without building a message
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
     if not isinstance(value, np.ndarray):
         got = type(value).__name__
         raise LaunchError(f"{where}: expected a numpy array of {info.dtype}, got {got}")
-    if value.dtype != np.dtype(info.dtype):
+    if value.dtype != _dtype(info.dtype):
         raise LaunchError(f"{where}: expected dtype {info.dtype}, got {value.dtype}")
-    shape = info.shape or []
     if value.ndim != len(shape):
         raise LaunchError(f"{where}: expected rank {len(shape)}, got an array of rank {value.ndim}")
     for d, (want, have) in enumerate(zip(shape, value.shape, strict=True)):
@@ -185,20 +194,18 @@ def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndar
             raise LaunchError(f"{where}: dimension {d} must be {want}, got {have}")
     if any(s % value.itemsize for s in value.strides):
         raise LaunchError(f"{where}: strides {value.strides} are not multiples of the item size")
-    if not info.strided and not value.flags.c_contiguous:
-        raise LaunchError(
-            f"{where}: array is not C-contiguous (strides {value.strides}); the kernel's memref "
-            "type has an identity layout — pass np.ascontiguousarray(x) or declare the argument "
-            "with a strided layout, e.g. memref<?x?xf32, strided<[?, ?], offset: ?>>"
-        )
-    return value
+    raise LaunchError(
+        f"{where}: array is not C-contiguous (strides {value.strides}); the kernel's memref "
+        "type has an identity layout — pass np.ascontiguousarray(x) or declare the argument "
+        "with a strided layout, e.g. memref<?x?xf32, strided<[?, ?], offset: ?>>"
+    )
 
 
 def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object:
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
     if isinstance(value, np.ndarray) and value.ndim > 0:
         raise LaunchError(f"{where}: expected a scalar {info.dtype}, got an array")
-    dt = np.dtype(info.dtype)
+    dt = _dtype(info.dtype)
     if isinstance(value, (bool, np.bool_)) or dt.kind == "b":
         if dt.kind != "b" and not isinstance(value, (int, np.integer)):
             raise LaunchError(f"{where}: expected {info.dtype}, got a bool")
@@ -206,8 +213,8 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
     if dt.kind in "iu":
         if not isinstance(value, (int, np.integer)):
             raise LaunchError(f"{where}: expected an integer ({info.dtype}), got {value!r}")
-        lim = np.iinfo(dt)
-        if not lim.min <= int(value) <= lim.max:
+        low, high = _int_range(info.dtype)
+        if not low <= int(value) <= high:
             raise LaunchError(f"{where}: {value} does not fit in {info.dtype}")
         return int(value)
     if dt.kind == "f":
@@ -275,7 +282,11 @@ def _local_shape(kernel: str, pos: int, info: ArgInfo, value: object) -> list[in
 
 
 class PackedArgs:
-    """The packed-argument struct for one launch, keeping the arrays it points to alive."""
+    """The packed-argument struct for one launch, keeping the arrays it points to alive.
+
+    The struct is filled with one ``struct.pack_into`` in the layout of
+    ``abi.packed_args_ctype`` (``abi.packed_args_format``): setting ctypes fields one by one
+    cost more than a small kernel runs."""
 
     def __init__(self, kernel: KernelInfo, args: Sequence[object]) -> None:
         if len(args) != len(kernel.args):
@@ -284,21 +295,22 @@ class PackedArgs:
                 f"kernel '{kernel.name}' takes {len(kernel.args)} arguments ({names}), "
                 f"got {len(args)}"
             )
-        layout = abi.layout_of(kernel)
-        self.struct = abi.packed_args_ctype(layout)()
+        packer, size = _packer(kernel)
+        self.struct = (ctypes.c_char * size)()
         self.keepalive: list[object] = []
+        values: list[object] = []
         local_bytes = 0
         for i, (info, value) in enumerate(zip(kernel.args, args, strict=True)):
             if info.kind == "memref":
                 arr = _check_array(kernel.name, i, info, value)
                 self.keepalive.append(arr)
-                abi.fill_descriptor(getattr(self.struct, f"a{i}"), arr)
+                values += abi.descriptor_fields(arr)
             elif info.kind == "scalar":
-                setattr(self.struct, f"a{i}", _check_scalar(kernel.name, i, info, value))
+                values.append(_check_scalar(kernel.name, i, info, value))
             elif info.kind == "local":
                 shape = _local_shape(kernel.name, i, info, value)
                 local_bytes += math.prod(shape) * _itemsize(info)
-                abi.fill_local_descriptor(getattr(self.struct, f"a{i}"), shape)
+                values += abi.local_descriptor_fields(shape)
             else:
                 raise LaunchError(
                     f"kernel '{kernel.name}' argument {i} ('{info.name}'): {info.kind} arguments "
@@ -310,37 +322,59 @@ class PackedArgs:
                 f"kernel '{kernel.name}': local memory arguments take {local_bytes} bytes per "
                 f"work-group, more than the {LOCAL_MEMORY_LIMIT} bytes available"
             )
+        packer.pack_into(self.struct, 0, *values)
 
     @property
     def address(self) -> int:
         return ctypes.addressof(self.struct)
 
 
+def _packer(kernel: KernelInfo) -> tuple[struct.Struct, int]:
+    """The packing of ``kernel``'s argument struct (kept on the KernelInfo: a launch of the same
+    kernel reuses it)."""
+    layout = abi.layout_of(kernel)
+    cached = kernel.__dict__.get("_packer")
+    if cached is None or cached[0] != layout:
+        fmt = struct.Struct(abi.packed_args_format(layout))
+        cached = (layout, fmt, ctypes.sizeof(abi.packed_args_ctype(layout)))
+        kernel.__dict__["_packer"] = cached
+    return cached[1], cached[2]
+
+
+def _schedules(nd: NDRange, slices: int) -> np.ndarray:
+    """One ``schedule_info`` row per slice (cached: a hot loop relaunches the same range)."""
+    key = (nd.global_size, nd.global_offset, nd.local_size, nd.work_dim, slices)
+    rows = _sched_cache.get(key)
+    if rows is None:
+        base = np.frombuffer(
+            abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, slices,
+                              nd.work_dim),
+            dtype=np.int64,
+        )
+        rows = np.tile(base, (slices, 1))
+        rows[:, attrs.SCHED_SLICE] = np.arange(slices)
+        if len(_sched_cache) >= 256:
+            _sched_cache.clear()
+        _sched_cache[key] = rows
+    return rows
+
+
+_sched_cache: dict[tuple, np.ndarray] = {}
+
+
 def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) -> None:
     """Run all work-groups of ``nd`` through ``entry(packed, sched)`` on ``threads`` threads.
 
-    The calling thread works too: it and ``threads - 1`` pool workers take slices from a
-    shared counter until none is left (a dynamic schedule, one hand-off per worker).
+    The work-groups are cut into slices; the calling thread and ``threads - 1`` spinning
+    workers of ``runtime/pool.py`` claim slices until none is left (a dynamic schedule).
     """
     groups = nd.total_groups
     work_items = math.prod(nd.global_size)
-    if threads <= 1 or groups == 1 or work_items < INLINE_WORK_ITEMS:
-        one = abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim)
-        entry(packed, ctypes.addressof(one))
-        return
-    slices = min(groups, threads * SLICES_PER_THREAD)
-    scheds = [
-        abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, s, slices, nd.work_dim)
-        for s in range(slices)
-    ]
-    counter = itertools.count()
-
-    def worker() -> None:
-        while (s := next(counter)) < slices:  # next() on a count is atomic under the GIL
-            entry(packed, ctypes.addressof(scheds[s]))
-
-    pool = _pool(threads - 1)
-    futures = [pool.submit(worker) for _ in range(min(threads, slices) - 1)]
-    worker()
-    for f in futures:
-        f.result()
+    if threads > 1 and groups > 1 and work_items >= INLINE_WORK_ITEMS:
+        rows = _schedules(nd, min(groups, threads * SLICES_PER_THREAD))
+        address = ctypes.cast(entry, ctypes.c_void_p).value
+        if pool.get_pool(threads).run(address, packed, rows):
+            return
+    # one slice on the calling thread (small launches, or the pool is busy with another one)
+    one = abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim)
+    entry(packed, ctypes.addressof(one))

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import abi, launch
@@ -239,6 +241,15 @@ def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[K
     return emit_text(module), infos
 
 
+def _hashable(v: object) -> object:
+    if v is None or isinstance(v, (int, np.integer)):
+        return v
+    try:
+        return tuple(v)  # type: ignore[call-overload]
+    except TypeError:
+        return [v]  # unhashable: no caching, NDRange reports what is wrong with it
+
+
 class Kernel:
     """A compiled kernel; call it with the kernel's arguments and an NDRange."""
 
@@ -250,6 +261,7 @@ class Kernel:
         self._entry = abi.EntryHookFn(addr)
         # emulated specialization constants: the buffer's address is a hidden last argument
         self._spec_info = _spec.launch_info(info) if program._spec is not None else info
+        self._ndranges: dict[tuple, launch.NDRange] = {}
 
     def __call__(
         self,
@@ -270,16 +282,7 @@ class Kernel:
             _, extra, keep, values = spec.resolve(info.name, spec_constants)
         else:
             _spec.reject_values(f"kernel '{info.name}'", spec_constants)
-        nd = launch.NDRange(
-            info.name,
-            global_size,
-            local_size,
-            global_offset,
-            info.reqd_work_group_size,
-            info.max_work_dim,
-            max_work_group_size=info.max_work_group_size,
-            vector=launch.vector_requirement(info),
-        )
+        nd = self._ndrange(global_size, local_size, global_offset)
         if extra:
             if len(args) != len(info.args):
                 launch.PackedArgs(info, args)  # raises the argument-count error
@@ -293,6 +296,33 @@ class Kernel:
         n = threads or self.program.threads or launch.default_threads()
         launch.run_ndrange(entry, packed.address, nd, n)
         del keep  # the emulated buffer lives until the launch has finished
+
+    def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
+        """The checked NDRange; kept per size triple, as a loop launches the same one."""
+        key: tuple | None = (
+            _hashable(global_size), _hashable(local_size), _hashable(global_offset)
+        )
+        try:
+            nd = self._ndranges.get(key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable size: NDRange reports what is wrong with it
+            key, nd = None, None
+        if nd is None:
+            info = self.info
+            nd = launch.NDRange(
+                info.name,
+                global_size,
+                local_size,
+                global_offset,
+                info.reqd_work_group_size,
+                info.max_work_dim,
+                max_work_group_size=info.max_work_group_size,
+                vector=launch.vector_requirement(info),
+            )
+            if key is not None:
+                if len(self._ndranges) >= 64:
+                    self._ndranges.clear()
+                self._ndranges[key] = nd
+        return nd
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{a.name}: {a.kind} {a.dtype}" for a in self.info.args)

@@ -1,0 +1,374 @@
+"""A spinning thread pool for work-group slices, with its hot path in JIT-compiled code.
+
+Handing a launch to a ``concurrent.futures`` worker costs tens of microseconds (a condition
+variable wake-up and the GIL hand-off), as much as a whole memory-bound kernel of a few MB.
+PoCL and OpenMP keep their workers spinning for a while after a parallel region; this pool does
+the same without a C extension: the worker loop, the slice claiming and the completion wait are
+a small LLVM IR module compiled once with the JIT (``_ir``), and Python threads merely carry it.
+
+Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
+
+- ``counter`` = generation << 32 | next slice. ``publish`` stores the job's fields, resets
+  ``done`` and then stores ``(generation + 1) << 32`` with release ordering.
+- Whoever runs (workers and the launching thread, in ``join``) claims slice ``i`` with a
+  compare-and-swap of the whole counter, so a claim can only succeed for the generation it read,
+  runs ``entry(packed, &scheds[i])`` and increments ``done``.
+- ``join`` runs slices itself, then spins until ``done`` equals the slice count. The next
+  ``publish`` therefore never overlaps a slice of the previous generation.
+- A worker spins (``pause``) for ``spin`` nanoseconds after its last slice, then returns to its
+  Python carrier, which sleeps on a condition variable until the next generation is published.
+  A launch only touches the condition when a worker sleeps; a late worker finds the slices
+  taken and goes back to spinning.
+
+``XMUX_SPIN_US`` sets the spin time (default 1000 µs; 0 = sleep at once). Pools with more
+threads than the process may use never spin. Only one launch uses a pool at a time; a launch
+that finds its pool busy (another Python thread is launching) runs its slices on its own thread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import platform
+import threading
+import time
+
+import numpy as np
+
+from xmux.dialects import attrs
+
+__all__ = ["Pool", "get_pool", "shutdown"]
+
+# job record slots (int64 indices); the hot counter and ``done`` sit on cache lines of their own
+_COUNTER, _DONE, _NUM, _ENTRY, _PACKED, _SCHEDS, _STOP = 0, 8, 16, 17, 18, 19, 24
+_JOB_SLOTS = 32
+
+#: the pause instruction of a spin loop, per architecture (nothing elsewhere)
+_PAUSE = {
+    "x86_64": ("declare void @llvm.x86.sse2.pause()", "call void @llvm.x86.sse2.pause()"),
+    "amd64": ("declare void @llvm.x86.sse2.pause()", "call void @llvm.x86.sse2.pause()"),
+    "aarch64": ("declare void @llvm.aarch64.hint(i32)", "call void @llvm.aarch64.hint(i32 1)"),
+    "arm64": ("declare void @llvm.aarch64.hint(i32)", "call void @llvm.aarch64.hint(i32 1)"),
+}
+
+
+def _ir() -> str:
+    decl, pause = _PAUSE.get(platform.machine().lower(), ("", ""))
+    fields = attrs.SCHED_NUM_FIELDS
+    return f"""
+{decl}
+declare i32 @clock_gettime(i32, ptr)
+declare i32 @sched_yield()
+
+define internal i64 @now_ns() {{
+  %ts = alloca [2 x i64], align 8
+  %r = call i32 @clock_gettime(i32 {time.CLOCK_MONOTONIC}, ptr %ts)
+  %s = load i64, ptr %ts, align 8
+  %p = getelementptr inbounds i64, ptr %ts, i64 1
+  %ns = load i64, ptr %p, align 8
+  %m = mul i64 %s, 1000000000
+  %t = add i64 %m, %ns
+  ret i64 %t
+}}
+
+; run slices of generation %gen until none is left
+define internal void @work(ptr %job, i64 %gen) {{
+entry:
+  %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
+  %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
+  %entryp = getelementptr inbounds i64, ptr %job, i64 {_ENTRY}
+  %packedp = getelementptr inbounds i64, ptr %job, i64 {_PACKED}
+  %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
+  br label %loop
+loop:
+  %c = load atomic i64, ptr %job acquire, align 8
+  %g = lshr i64 %c, 32
+  %same = icmp eq i64 %g, %gen
+  br i1 %same, label %check, label %exit
+check:
+  %idx = and i64 %c, 4294967295
+  %num = load atomic i64, ptr %nump monotonic, align 8
+  %more = icmp ult i64 %idx, %num
+  br i1 %more, label %claim, label %exit
+claim:
+  %next = add i64 %c, 1
+  %r = cmpxchg ptr %job, i64 %c, i64 %next acq_rel acquire
+  %ok = extractvalue {{ i64, i1 }} %r, 1
+  br i1 %ok, label %run, label %loop
+run:
+  %fn = load atomic ptr, ptr %entryp monotonic, align 8
+  %packed = load atomic ptr, ptr %packedp monotonic, align 8
+  %scheds = load atomic ptr, ptr %schedsp monotonic, align 8
+  %sp = getelementptr inbounds [{fields} x i64], ptr %scheds, i64 %idx
+  call void %fn(ptr %packed, ptr %sp)
+  %old = atomicrmw add ptr %donep, i64 1 release
+  br label %loop
+exit:
+  ret void
+}}
+
+; a pool thread: run every new generation, return the last one seen after %spin ns idle
+; (or at once when the stop slot is set)
+define i64 @xmux_pool_worker(ptr %job, i64 %seen0, i64 %spin) {{
+entry:
+  %stopp = getelementptr inbounds i64, ptr %job, i64 {_STOP}
+  %t0 = call i64 @now_ns()
+  %dl0 = add i64 %t0, %spin
+  br label %loop
+loop:
+  %seen = phi i64 [ %seen0, %entry ], [ %seen, %idle ], [ %seen, %clock ], [ %g, %ran ]
+  %dl = phi i64 [ %dl0, %entry ], [ %dl, %idle ], [ %dl, %clock ], [ %dl2, %ran ]
+  %i = phi i64 [ 0, %entry ], [ %i1, %idle ], [ %i1, %clock ], [ 0, %ran ]
+  %c = load atomic i64, ptr %job acquire, align 8
+  %g = lshr i64 %c, 32
+  %new = icmp ne i64 %g, %seen
+  br i1 %new, label %ran, label %spinning
+ran:
+  call void @work(ptr %job, i64 %g)
+  %t = call i64 @now_ns()
+  %dl2 = add i64 %t, %spin
+  br label %loop
+spinning:
+  %stop = load atomic i64, ptr %stopp monotonic, align 8
+  %stopping = icmp ne i64 %stop, 0
+  br i1 %stopping, label %out, label %idle
+idle:
+  {pause}
+  %i1 = add i64 %i, 1
+  %low = and i64 %i1, 255
+  %tick = icmp eq i64 %low, 0
+  br i1 %tick, label %clock, label %loop
+clock:
+  %y = call i32 @sched_yield()
+  %now = call i64 @now_ns()
+  %late = icmp sgt i64 %now, %dl
+  br i1 %late, label %out, label %loop
+out:
+  ret i64 %seen
+}}
+
+; make a new generation of %num slices visible (the previous one must be complete)
+define void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num) {{
+entry:
+  %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
+  %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
+  %entryp = getelementptr inbounds i64, ptr %job, i64 {_ENTRY}
+  %packedp = getelementptr inbounds i64, ptr %job, i64 {_PACKED}
+  %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
+  %c = load atomic i64, ptr %job monotonic, align 8
+  %g = lshr i64 %c, 32
+  %g1 = add i64 %g, 1
+  %g2 = and i64 %g1, 4294967295
+  store atomic ptr %fn, ptr %entryp monotonic, align 8
+  store atomic ptr %packed, ptr %packedp monotonic, align 8
+  store atomic ptr %scheds, ptr %schedsp monotonic, align 8
+  store atomic i64 %num, ptr %nump monotonic, align 8
+  store atomic i64 0, ptr %donep monotonic, align 8
+  %nc = shl i64 %g2, 32
+  store atomic i64 %nc, ptr %job release, align 8
+  ret void
+}}
+
+; the launching thread: run slices of the current generation, then wait for all of them
+define void @xmux_pool_join(ptr %job) {{
+entry:
+  %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
+  %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
+  %c = load atomic i64, ptr %job monotonic, align 8
+  %g = lshr i64 %c, 32
+  call void @work(ptr %job, i64 %g)
+  %num = load atomic i64, ptr %nump monotonic, align 8
+  br label %wait
+wait:
+  %i = phi i64 [ 0, %entry ], [ %i1, %idle ], [ %i1, %yield ]
+  %d = load atomic i64, ptr %donep acquire, align 8
+  %all = icmp eq i64 %d, %num
+  br i1 %all, label %out, label %idle
+idle:
+  {pause}
+  %i1 = add i64 %i, 1
+  %low = and i64 %i1, 63
+  %tick = icmp eq i64 %low, 0
+  br i1 %tick, label %yield, label %wait
+yield:
+  %y = call i32 @sched_yield()
+  br label %wait
+out:
+  ret void
+}}
+"""
+
+
+class _Native:
+    """The compiled pool functions (one JIT module per process)."""
+
+    def __init__(self) -> None:
+        from xmux.runtime import jit
+
+        self.module = jit.compile_ir(_ir(), cache_key=None)
+        i64, ptr = ctypes.c_int64, ctypes.c_void_p
+        self.worker = ctypes.CFUNCTYPE(i64, ptr, i64, i64)(
+            self.module.address("xmux_pool_worker")
+        )
+        self.publish = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr, i64)(
+            self.module.address("xmux_pool_publish")
+        )
+        self.join = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_join"))
+
+
+def _libc_sched_getcpu():
+    """glibc's ``sched_getcpu`` (the CPU this thread runs on), or None elsewhere."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        fn = ctypes.CDLL(None).sched_getcpu
+    except (AttributeError, OSError):
+        return None
+    fn.restype = ctypes.c_int
+    fn.argtypes = []
+    return fn
+
+
+_sched_getcpu = _libc_sched_getcpu()
+_native_lock = threading.Lock()
+_native: _Native | None = None
+
+
+def _get_native() -> _Native:
+    global _native
+    with _native_lock:
+        if _native is None:
+            _native = _Native()
+        return _native
+
+
+def spin_ns(threads: int) -> int:
+    """How long an idle worker spins: ``XMUX_SPIN_US`` µs (default 1000), none when the pool
+    has more threads than the process may run at once (a spinner would steal a worker's core)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - non-Linux
+        cores = os.cpu_count() or 1
+    if threads > cores:
+        return 0
+    return max(0, int(float(os.environ.get("XMUX_SPIN_US", "1000")) * 1000))
+
+
+class Pool:
+    """``threads - 1`` spinning workers; the launching thread is the last one."""
+
+    def __init__(self, threads: int) -> None:
+        self.native = _get_native()
+        self.threads = threads
+        self.spin = spin_ns(threads)
+        # 64-byte aligned job record inside a slightly larger buffer
+        self._buf = (ctypes.c_int64 * (_JOB_SLOTS + 8))()
+        base = ctypes.addressof(self._buf)
+        self.job = (base + 63) // 64 * 64
+        self._slots = (ctypes.c_int64 * _JOB_SLOTS).from_address(self.job)
+        self._cond = threading.Condition()
+        self._sleeping = 0
+        self._busy = threading.Lock()
+        self._closing = False
+        self._placed_for = -1
+        self._threads = [
+            threading.Thread(target=self._carry, name=f"xmux-{i}", daemon=True)
+            for i in range(threads - 1)
+        ]
+        for t in self._threads:
+            t.start()
+
+    def _generation(self) -> int:
+        return (self._slots[_COUNTER] >> 32) & 0xFFFFFFFF
+
+    def _carry(self) -> None:
+        seen = self._generation()
+        while not self._closing:
+            seen = self.native.worker(self.job, seen, self.spin)
+            with self._cond:
+                self._sleeping += 1
+                while self._generation() == seen and not self._closing:
+                    self._cond.wait()
+                self._sleeping -= 1
+
+    def _place(self) -> None:
+        """Pin each worker to a CPU other than the launching thread's.
+
+        A worker woken by a futex tends to be queued on the waker's CPU (wake-affine), where
+        it shares one core with the launching thread, which spins in ``join``, until the
+        load balancer moves it many milliseconds later; a whole burst of launches then runs
+        at single-thread speed."""
+        if _sched_getcpu is None:
+            return
+        here = _sched_getcpu()
+        if here == self._placed_for:
+            return
+        self._placed_for = here
+        try:
+            cpus = sorted(os.sched_getaffinity(0))
+            others = [c for c in cpus if c != here] or cpus
+            for j, t in enumerate(self._threads):
+                if t.native_id is not None:
+                    os.sched_setaffinity(t.native_id, {others[j % len(others)]})
+        except OSError:
+            pass  # restricted environments: the scheduler places the threads
+
+    def run(self, entry: int, packed: int, scheds: np.ndarray) -> bool:
+        """Run ``entry(packed, &scheds[i])`` for every row of ``scheds`` on the pool; False
+        (nothing run) when another launch holds the pool."""
+        if not self._busy.acquire(blocking=False):
+            return False
+        try:
+            self.native.publish(self.job, entry, packed, scheds.ctypes.data, len(scheds))
+            if self._sleeping:
+                self._place()
+                with self._cond:
+                    self._cond.notify_all()
+            self.native.join(self.job)
+        finally:
+            self._busy.release()
+        return True
+
+    def close(self) -> None:
+        """Stop the workers (they leave their spin loop and exit)."""
+        self._closing = True
+        self._slots[_STOP] = 1
+        with self._cond:
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join(timeout=1.0)
+
+
+_pools_lock = threading.Lock()
+_pools: dict[int, Pool] = {}
+
+
+def get_pool(threads: int) -> Pool:
+    """The process-wide pool of ``threads`` threads (the caller counts as one)."""
+    with _pools_lock:
+        pool = _pools.get(threads)
+        if pool is None:
+            pool = _pools[threads] = Pool(threads)
+        return pool
+
+
+def shutdown() -> None:
+    """Stop every pool's workers (at exit: no thread may run JIT code while it is freed)."""
+    with _pools_lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for p in pools:
+        p.close()
+
+
+def _forget_after_fork() -> None:
+    # a forked child has the pools' memory but none of their threads
+    global _pools_lock
+    _pools_lock = threading.Lock()
+    _pools.clear()
+
+
+atexit.register(shutdown)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
