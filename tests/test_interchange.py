@@ -105,3 +105,38 @@ def test_matmul_example_interchanged_matches_numpy():
         c = np.zeros((n, n), np.float32)
         p.kernel("matmul")(np.int32(n), a, b, c, global_size=(n, n), local_size=(16, 8))
         np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-4)
+
+
+ROW_BOUND = """
+func.func @rows(%n: index, %a: memref<?x?xf32>, %out: memref<?x?xf32>)
+    attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %ly = mux.get_local_id 1 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = arith.addi %ly, %n : index
+  %r = scf.for %k = %c0 to %m step %c1 iter_args(%s = %zero) -> (f32) {
+    %v = memref.load %a[%k, %x] : memref<?x?xf32>
+    %t = arith.addf %s, %v : f32
+    scf.yield %t : f32
+  }
+  memref.store %r, %out[%y, %x] : memref<?x?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("local", [(8, 4), (7, 3), (1, 5), (16, 1)])
+def test_bound_from_outer_dimension(local):
+    """A trip count that depends on the local y id: uniform in each x loop, interchanged."""
+    n, gx, gy = 11, 29, 10
+    rng = np.random.default_rng(3)
+    a = rng.random((n + local[1], gx), np.float32)
+    csum = np.cumsum(a.astype(np.float64), axis=0)
+    want = np.stack([csum[n + (y % local[1]) - 1] for y in range(gy)])
+    for prog in _both(ROW_BOUND):
+        out = np.zeros((gy, gx), np.float32)
+        prog.kernel("rows")(n, a, out, global_size=(gx, gy), local_size=local)
+        np.testing.assert_allclose(out, want, rtol=1e-5)

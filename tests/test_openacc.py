@@ -14,9 +14,9 @@ below: 8 gangs, 4 workers, vector length 32.
 * loop-red style schedule sums: every iteration adds ``(i + 1) * 4096 + code(gang, worker,
   lane)`` read with ``mux.get_group_id`` / ``mux.get_local_id`` inside the loop, so the sum
   checks which position ran which iteration (gangs take contiguous chunks of ceil(n / gangs)
-  iterations; inside a chunk pos = worker * vl + lane over the other partitioned levels;
-  positions of other levels are 0 except the gang: every gang runs a loop that is not
-  gang-partitioned and contributes through the dummy gang reduction).
+  iterations, workers contiguous chunks of whole vector rounds of their gang's part, lanes
+  adjacent iterations; positions of other levels are 0 except the gang: every gang runs a
+  loop that is not gang-partitioned and contributes through the dummy gang reduction).
 
 The ``host`` target runs one gang of one work-item (every position 0, gangs = 1).
 
@@ -657,25 +657,26 @@ N_SCHED = 1500
 
 def schedule_sum(levels: str, target: str) -> int:
     """The loop-red sum. Gangs take contiguous chunks of ceil(n / gangs) iterations; inside
-    its chunk (or the whole range without gang), iteration j runs at pos = j mod size over
-    the other partitioned levels (worker outer, vector lane inner)."""
+    its chunk (or the whole range without gang) of m iterations, workers take contiguous
+    chunks of ceil(m / (workers * vl)) whole vector rounds (vl = 1 without vector), and
+    iteration j of a worker's chunk (or of the gang's, without worker) runs on lane j mod vl."""
     lv = levels.split()
     if target == "host":
         return sum((i + 1) * 4096 for i in range(N_SCHED))
-    dims = {"gang": NG, "worker": NW, "vector": VL}
-    inner = [x for x in lv if x != "gang"]
-    size = int(np.prod([dims[x] for x in inner]))
+    vl = VL if "vector" in lv else 1
     chunk = -(-N_SCHED // NG) if "gang" in lv else N_SCHED
     total = 0
     gangs = [None] if "gang" in lv else list(range(NG))
     for g_fixed in gangs:
         for i in range(N_SCHED):
             g = i // chunk if g_fixed is None else g_fixed
-            pos, parts = (i % chunk) % size, {}
-            for x in reversed(inner):
-                parts[x] = pos % dims[x]
-                pos //= dims[x]
-            total += (i + 1) * 4096 + g * 128 + parts.get("worker", 0) * 32 + parts.get("vector", 0)
+            j = i % chunk
+            m = min(chunk, N_SCHED - (i // chunk) * chunk)  # this gang's iterations
+            worker = 0
+            if "worker" in lv:
+                wchunk = -(-m // (NW * vl)) * vl
+                worker, j = j // wchunk, j % wchunk
+            total += (i + 1) * 4096 + g * 128 + worker * 32 + j % vl
     return total
 
 

@@ -216,6 +216,8 @@ class Fission:
     ``lifted``: ops of scheduled levels to lift (their regions are scheduled levels too).
     ``wi_args``: block arguments of ``block`` that are per work-item (mapped to the nest's
     linear index, e.g. the induction variable of the loop being split).
+    ``uniform_dims``: dimensions whose local / global ids are the same for every work-item of
+    the nests (the client's nests span only the other dimensions).
     """
 
     def __init__(
@@ -225,6 +227,7 @@ class Fission:
         lifted: Collection[Operation],
         wi_args: Collection[SSAValue] = (),
         single_work_item: bool = False,
+        uniform_dims: Collection[int] = (),
     ) -> None:
         self.f: NestFactory
         self.block = block
@@ -232,6 +235,7 @@ class Fission:
         self.lifted = set(lifted)
         self.wi_args = set(wi_args)
         self.allow_single = single_work_item
+        self.uniform_dims = frozenset(uniform_dims)
         self.single: set[Operation] = set()
         """Marked ``scf.if``s run once per group as work-item 0 (their own segment)."""
         self.env: dict[SSAValue, SSAValue] = {}
@@ -330,8 +334,16 @@ class Fission:
                 for v in op.results:
                     if v in assume:
                         self.wg.add(v)
-            elif is_uniform_pure(op) and all(self.is_wg(o) for o in op.operands):
+            elif self._uniform_pure(op) and all(self.is_wg(o) for o in op.operands):
                 self.wg.update(op.results)
+
+    def _uniform_pure(self, op: Operation) -> bool:
+        """``is_uniform_pure``, plus the local / global ids of ``uniform_dims``: the same for
+        every work-item of the nests of a client that splits only the loops of other
+        dimensions (work-item-loop-interchange splits the innermost one)."""
+        if isinstance(op, (mux.GetLocalIdOp, mux.GetGlobalIdOp)):
+            return op.dim.value.data in self.uniform_dims
+        return is_uniform_pure(op)
 
     def analyze(self) -> None:
         levels = self._levels()
@@ -380,7 +392,7 @@ class Fission:
                     idx += 2
                     continue
                 self.seg_index[op] = idx
-                if is_uniform_pure(op) and all(self.is_wg(r) for r in op.results):
+                if self._uniform_pure(op) and all(self.is_wg(r) for r in op.results):
                     self.hoisted.add(op)
             self.last_index[block] = idx
         # Per-work-item storage for lifted iteration values that vary.

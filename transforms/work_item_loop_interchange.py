@@ -16,6 +16,11 @@ The fission itself is ``transforms/barrier_regions.Fission`` (the machinery that
 work-item loops at barriers), with the chosen uniform loop as the one lifted op: an implicit
 barrier at the start and the end of each of its iterations (PoCL's implicit loop barriers).
 
+The innermost work-item loop spans one dimension: the local and global ids of the dimensions
+of the work-item loops around it are fixed inside it, so a loop whose bounds depend on them
+(an OpenACC worker's chunk: its trip count depends on the local y id) is uniform there and is
+interchanged inside the enclosing loops of the nest (``Fission``'s ``uniform_dims``).
+
 Legality: without barriers, work-items of a group are unordered; fission keeps each
 work-item's own program order, so every interleaving it produces is allowed. The pass skips
 kernels whose work-item loop uses a private allocation hoisted above the loops (work-items
@@ -205,6 +210,18 @@ def _header(wi_loop: scf.ForOp) -> list[Operation]:
     return []
 
 
+def _outer_dims(wi_loop: scf.ForOp) -> set[int]:
+    """Dimensions of the work-item loops around ``wi_loop``: their ids are fixed inside it."""
+    dims: set[int] = set()
+    parent = wi_loop.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            for h in _header(parent)[-1:]:
+                dims.add(h.dim.value.data)  # type: ignore[attr-defined]
+        parent = parent.parent_op()
+    return dims
+
+
 def interchange(kernel: func.FuncOp, wi_loop: scf.ForOp, depth: int = 0) -> None:
     if depth >= MAX_DEPTH or _uses_outer_alloca(wi_loop):
         return
@@ -215,7 +232,7 @@ def interchange(kernel: func.FuncOp, wi_loop: scf.ForOp, depth: int = 0) -> None
     wi = header[-1].value  # type: ignore[attr-defined]
     ops = [op for op in block.ops if op not in header and op is not block.last_op]
     for cand in _candidates(wi_loop):
-        fission = Fission(block, ops, [cand], wi_args=[wi])
+        fission = Fission(block, ops, [cand], wi_args=[wi], uniform_dims=_outer_dims(wi_loop))
         try:
             fission.analyze()
         except Unstructured:

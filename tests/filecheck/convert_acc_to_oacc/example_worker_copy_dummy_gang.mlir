@@ -52,8 +52,6 @@ func.func @h(%a: memref<f32>, %x: memref<?xf32>, %n: index) {
 // CHECK-NEXT:    memref.store %[[W2]], %a_local[] : memref<f32>
 // CHECK:         scf.for
 // CHECK:           memref.store %{{.*}}, %a_local[]
-// CHECK:         scf.if
-// CHECK:           memref.store %{{.*}}, %a_local[]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[W3:.*]] = memref.load %a_local[] : memref<f32>
 // CHECK-NEXT:    oacc.lock worker lid 0

@@ -51,10 +51,12 @@ func.func @h(%x: memref<?xf32>, %out: memref<1xf32>, %n: index) {
 // CHECK-NEXT:    oacc.fork worker
 // CHECK-NEXT:    %[[A2:.*]] = oacc.reduction_init worker add %[[A1]] lid 0 rid 0 : f32
 // CHECK-NEXT:    memref.store %[[A2]], %a_local[] : memref<f32>
-// CHECK:         oacc.dim_pos worker
-// CHECK:         scf.for
+// Each worker runs its own contiguous chunk of ceil(n / nw) iterations (no remainder round).
+// CHECK:         %[[WP:.*]] = oacc.dim_pos worker
+// CHECK-NEXT:    %[[WSTART:.*]] = arith.muli %[[WP]], %{{.*}} : index
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:      %i = arith.addi %[[WSTART]], %[[R]] : index
 // CHECK:           memref.load %a_local[]
-// CHECK:         scf.if
 // CHECK:           memref.store %{{.*}}, %a_local[]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[A3:.*]] = memref.load %a_local[] : memref<f32>

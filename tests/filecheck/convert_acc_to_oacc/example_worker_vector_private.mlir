@@ -54,14 +54,15 @@ func.func @h(%x: memref<?xf32>, %out: memref<1xf32>, %n: index) {
 // CHECK-NEXT:    oacc.fork vector
 // CHECK-NEXT:    %[[V2:.*]] = oacc.reduction_init vector add %[[V1]] lid 0 rid 0 : f32
 // CHECK-NEXT:    memref.store %[[V2]], %a_local[] : memref<f32>
+// A worker's contiguous chunk of whole vector rounds, lanes on adjacent iterations in it.
 // CHECK:         %[[WP:.*]] = oacc.dim_pos worker : index
-// CHECK-NEXT:    %[[WS:.*]] = oacc.dim_size worker : index
-// CHECK-NEXT:    %[[VP:.*]] = oacc.dim_pos vector : index
+// CHECK-NEXT:    %[[WSTART:.*]] = arith.muli %[[WP]], %{{.*}} : index
+// CHECK:         %[[VP:.*]] = oacc.dim_pos vector : index
 // CHECK-NEXT:    %[[VS:.*]] = oacc.dim_size vector : index
-// CHECK-NEXT:    %[[T:.*]] = arith.muli %[[WP]], %[[VS]] : index
-// CHECK-NEXT:    %[[POS:.*]] = arith.addi %[[T]], %[[VP]] : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[WS]], %[[VS]] : index
-// CHECK:         scf.for
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %[[A:.*]] = arith.muli %[[R]], %[[VS]] : index
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[A]], %[[VP]] : index
+// CHECK-NEXT:      %i = arith.addi %[[WSTART]], %[[K]] : index
 // CHECK:         scf.if
 // CHECK:           memref.store %{{.*}}, %a_local[]
 // CHECK-NEXT:    }

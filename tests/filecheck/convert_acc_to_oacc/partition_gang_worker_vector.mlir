@@ -1,9 +1,10 @@
 // RUN: xmux-opt %s -p convert-acc-to-oacc | filecheck %s
 
 // A loop partitioned over all three levels: each gang takes a contiguous chunk of
-// ceil(n / ng) iterations from gang * chunk; inside it pos = worker * vl + vector and
-// size = nw * vl in uniform-trip-count form (full rounds, guarded remainder); forks outermost
-// first, joins innermost first.
+// ceil(n / ng) iterations from gang * chunk; inside it (its body synchronizes nothing) each
+// worker a contiguous chunk of ceil(m / (nw * vl)) whole vector rounds, and inside that the
+// lanes take adjacent iterations in uniform-trip-count form (full rounds, guarded
+// remainder); forks outermost first, joins innermost first.
 
 func.func @h(%x: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -31,25 +32,31 @@ func.func @h(%x: memref<?xf32>, %n: index) {
 // CHECK-NEXT:    %[[GP:.*]] = oacc.dim_pos gang : index
 // CHECK-NEXT:    %[[GS:.*]] = oacc.dim_size gang : index
 // CHECK:         %[[CHUNK:.*]] = arith.select
-// CHECK-NEXT:    %[[START:.*]] = arith.muli %[[GP]], %[[CHUNK]] : index
-// CHECK-NEXT:    %[[CL:.*]] = arith.minui %[[START]], %[[N]] : index
+// CHECK-NEXT:    %[[GSTART:.*]] = arith.muli %[[GP]], %[[CHUNK]] : index
+// CHECK-NEXT:    %[[CL:.*]] = arith.minui %[[GSTART]], %[[N]] : index
 // CHECK-NEXT:    %[[REST:.*]] = arith.subi %[[N]], %[[CL]] : index
 // CHECK-NEXT:    %[[MINE:.*]] = arith.minui %[[REST]], %[[CHUNK]] : index
-// CHECK-NEXT:    %[[WP:.*]] = oacc.dim_pos worker : index
+// CHECK-NEXT:    %[[VS0:.*]] = oacc.dim_size vector : index
 // CHECK-NEXT:    %[[WS:.*]] = oacc.dim_size worker : index
+// CHECK-NEXT:    %[[ROUND:.*]] = arith.muli %[[WS]], %[[VS0]] : index
+// CHECK:         %[[NR:.*]] = arith.select
+// CHECK-NEXT:    %[[WCHUNK:.*]] = arith.muli %[[NR]], %[[VS0]] : index
+// CHECK-NEXT:    %[[WP:.*]] = oacc.dim_pos worker : index
+// CHECK-NEXT:    %[[WSTART:.*]] = arith.muli %[[WP]], %[[WCHUNK]] : index
+// CHECK-NEXT:    %[[WCL:.*]] = arith.minui %[[WSTART]], %[[MINE]] : index
+// CHECK-NEXT:    %[[WREST:.*]] = arith.subi %[[MINE]], %[[WCL]] : index
+// CHECK-NEXT:    %[[WMINE:.*]] = arith.minui %[[WREST]], %[[WCHUNK]] : index
+// CHECK-NEXT:    %[[START:.*]] = arith.addi %[[GSTART]], %[[WSTART]] : index
 // CHECK-NEXT:    %[[VP:.*]] = oacc.dim_pos vector : index
 // CHECK-NEXT:    %[[VS:.*]] = oacc.dim_size vector : index
-// CHECK-NEXT:    %[[T:.*]] = arith.muli %[[WP]], %[[VS]] : index
-// CHECK-NEXT:    %[[POS:.*]] = arith.addi %[[T]], %[[VP]] : index
-// CHECK-NEXT:    %[[SIZE:.*]] = arith.muli %[[WS]], %[[VS]] : index
-// CHECK-NEXT:    %[[FULL:.*]] = arith.divui %[[MINE]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[FULL:.*]] = arith.divui %[[WMINE]], %[[VS]] : index
 // CHECK-NEXT:    scf.for %[[R:.*]] = %{{.*}} to %[[FULL]] step %{{.*}} {
-// CHECK-NEXT:      %[[A:.*]] = arith.muli %[[R]], %[[SIZE]] : index
-// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[A]], %[[POS]] : index
+// CHECK-NEXT:      %[[A:.*]] = arith.muli %[[R]], %[[VS]] : index
+// CHECK-NEXT:      %[[K:.*]] = arith.addi %[[A]], %[[VP]] : index
 // CHECK-NEXT:      %i = arith.addi %[[START]], %[[K]] : index
-// CHECK:         %[[A2:.*]] = arith.muli %[[FULL]], %[[SIZE]] : index
-// CHECK-NEXT:    %[[K2:.*]] = arith.addi %[[A2]], %[[POS]] : index
-// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %[[K2]], %[[MINE]] : index
+// CHECK:         %[[A2:.*]] = arith.muli %[[FULL]], %[[VS]] : index
+// CHECK-NEXT:    %[[K2:.*]] = arith.addi %[[A2]], %[[VP]] : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.cmpi ult, %[[K2]], %[[WMINE]] : index
 // CHECK-NEXT:    %{{.*}} = arith.addi %[[START]], %[[K2]] : index
 // CHECK-NEXT:    scf.if %[[OK]] {
 // CHECK:         }
