@@ -85,11 +85,27 @@ class _Target:
         self.target = llvm.Target.from_triple(self.triple)
         self.machine = self.new_machine()
         self.data_layout = str(self.machine.target_data)
+        self._narrow: llvm.TargetMachine | None = None
 
-    def new_machine(self) -> llvm.TargetMachine:
+    def new_machine(self, features: str | None = None) -> llvm.TargetMachine:
         return self.target.create_target_machine(
-            cpu=self.cpu, features=self.features, opt=3, jit=True
+            cpu=self.cpu, features=features or self.features, opt=3, jit=True
         )
+
+    @property
+    def wide_vectors(self) -> bool:
+        """Whether the host has 512-bit vectors that LLVM uses by default (AVX-512 without the
+        CPU's own 256-bit preference): only then does ``vector_bits=256`` change anything."""
+        return "+avx512f" in self.features.split(",") and "+prefer-256-bit" not in self.features
+
+    def machine_for(self, vector_bits: int | None) -> llvm.TargetMachine:
+        """The host machine, or one whose vectorizer prefers 256-bit vectors (x86's
+        ``prefer-256-bit`` tuning, as LLVM's own skylake-avx512 model has)."""
+        if vector_bits != 256 or not self.wide_vectors:
+            return self.machine
+        if self._narrow is None:
+            self._narrow = self.new_machine(self.features + ",+prefer-256-bit")
+        return self._narrow
 
 
 _target_instance: _Target | None = None
@@ -120,6 +136,11 @@ def _load_system_libraries() -> None:
 
         with ffi.OutputString() as err:
             ffi.lib.LLVMPY_LoadLibraryPermanently(None, err)
+
+
+def host_has_wide_vectors() -> bool:
+    """Whether ``compile_ir(..., vector_bits=256)`` builds different code than the default."""
+    return _target().wide_vectors
 
 
 def target_fingerprint() -> str:
@@ -157,13 +178,13 @@ def _parse(ir_text: str) -> llvm.ModuleRef:
     return mod
 
 
-def _optimize(mod: llvm.ModuleRef) -> None:
+def _optimize(mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None) -> None:
     t = _target()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True
     pto.slp_vectorization = True
     pto.loop_unrolling = True
-    pb = llvm.create_pass_builder(t.machine, pto)
+    pb = llvm.create_pass_builder(machine or t.machine, pto)
     pb.getModulePassManager().run(mod, pb)
 
 
@@ -276,12 +297,12 @@ def default_cache_dir() -> Path | None:
     return Path(env) if env else Path.home() / ".cache" / "xmux"
 
 
-def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None) -> str:
+def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None, tuning: str = "") -> str:
     """A caller's ``cache_key`` stands for its whole input (source, pipeline, metadata):
     ``load_cached`` must find the module knowing nothing else."""
     h = hashlib.sha256()
     parts = ("key", cache_key) if cache_key is not None else ("ir", ir_text, kernel_infos_json)
-    for part in parts:
+    for part in (*parts, tuning):
         h.update(part.encode())
         h.update(b"\0")
     h.update(target_fingerprint().encode())
@@ -360,8 +381,12 @@ def compile_ir(
     cache_dir: Path | str | None = None,
     cache_key: str | None = None,
     disk_cache: bool | None = None,
+    vector_bits: int | None = None,
 ) -> JitModule:
     """Compile LLVM IR text for the host (or fetch it from a cache).
+
+    ``vector_bits=256`` makes LLVM prefer 256-bit vectors on a host with 512-bit ones
+    (``_Target.machine_for``; part of the cache key); the default is the host's preference.
 
     ``kernel_infos_json`` is stored with the object and returned by
     ``JitModule.kernel_infos_json``. Without ``cache_key`` the cache key is the IR text and
@@ -371,15 +396,17 @@ def compile_ir(
     """
     with _lock:
         directory = _resolve_dir(cache_dir, disk_cache)
-        key = _key(ir_text, kernel_infos_json, cache_key)
+        machine = _target().machine_for(vector_bits)
+        narrow = machine is not _target().machine
+        key = _key(ir_text, kernel_infos_json, cache_key, "prefer-256" if narrow else "")
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
         mod = _parse(ir_text)
-        _optimize(mod)
+        _optimize(mod, machine)
         externals = _externals(mod)  # after O3: dead declarations are gone, libcalls added
         _check_externals(externals)
-        obj = _target().machine.emit_object(mod)
+        obj = machine.emit_object(mod)
         record = {
             "fingerprint": target_fingerprint(),
             "kernel_infos": kernel_infos_json,

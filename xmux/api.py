@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
+import weakref
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -24,7 +26,7 @@ import numpy as np
 
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
-from xmux.runtime import abi, launch
+from xmux.runtime import abi, launch, tuning
 from xmux.runtime import spec_constants as _spec
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
@@ -241,6 +243,44 @@ def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[K
     return emit_text(module), infos
 
 
+class _Repeat:
+    """A kernel's last launch, replayed as it is when the next one passes the same arrays
+    (same objects, same shape and strides: numpy cannot move an array's data without
+    changing its size) and equal scalars and sizes: most loops relaunch like that, and the
+    argument checks and packing cost more after a kernel that streamed through the caches.
+    Arrays are held by weak reference (a dead one never matches)."""
+
+    __slots__ = ("args", "views", "sizes", "packed", "nd", "entry", "threads")
+
+    def __init__(self, info: KernelInfo, args, sizes, packed, nd, entry, threads) -> None:
+        memref = [a.kind == "memref" for a in info.args]
+        self.args = tuple(weakref.ref(a) if m else a for a, m in zip(args, memref, strict=True))
+        self.views = tuple(
+            (a.shape, a.strides) if m else None for a, m in zip(args, memref, strict=True)
+        )
+        self.sizes = sizes
+        self.packed = packed
+        self.nd = nd
+        self.entry = entry
+        self.threads = threads
+
+    def matches(self, args: tuple, sizes: tuple) -> bool:
+        try:
+            if len(args) != len(self.args) or sizes != self.sizes:
+                return False
+        except ValueError:  # sizes given as numpy arrays
+            return False
+        for a, old, view in zip(args, self.args, self.views):  # noqa: B905 - same length
+            if view is not None:
+                if old() is not a or (a.shape, a.strides) != view:  # type: ignore[union-attr]
+                    return False
+            elif isinstance(a, np.ndarray) or (
+                a is not old and (type(a) is not type(old) or not a == old)
+            ):
+                return False  # a 0-d array scalar may have changed in place: pack it again
+        return True
+
+
 def _hashable(v: object) -> object:
     if v is None or isinstance(v, (int, np.integer)):
         return v
@@ -262,6 +302,7 @@ class Kernel:
         # emulated specialization constants: the buffer's address is a hidden last argument
         self._spec_info = _spec.launch_info(info) if program._spec is not None else info
         self._ndranges: dict[tuple, launch.NDRange] = {}
+        self._repeat: _Repeat | None = None
 
     def __call__(
         self,
@@ -275,6 +316,12 @@ class Kernel:
         """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored."""
+        repeat = self._repeat
+        if repeat is not None and spec_constants is None:
+            sizes = (global_size, local_size, global_offset, threads)
+            if repeat.matches(args, sizes):
+                launch.run_ndrange(repeat.entry, repeat.packed.address, repeat.nd, repeat.threads)
+                return
         info = self.info
         extra, keep, values = (), None, b""
         spec = self.program._spec
@@ -294,8 +341,15 @@ class Kernel:
             entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
         entry = entry or self._entry
         n = threads or self.program.threads or launch.default_threads()
+        tuner = self.program._tuner(self, nd)
+        start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
+        if tuner is not None:
+            self.program._tuned(self, nd, tuner, time.perf_counter() - start)
         del keep  # the emulated buffer lives until the launch has finished
+        if spec is None and tuner is None and self.program._variant_settled(self, nd):
+            sizes = (global_size, local_size, global_offset, threads)
+            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n)
 
     def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
         """The checked NDRange; kept per size triple, as a loop launches the same one."""
@@ -350,6 +404,8 @@ class Program:
         self._source: tuple[str, object, str, bool] | None = None
         self._launch_counts: dict[tuple[str, tuple[int, ...]], int] = {}
         self._variants: dict[tuple[str, tuple[int, ...]], object] = {}
+        #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
+        self.tune = True
 
     def _local_size_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""):
         """The kernel's entry hook specialised for this launch's local size, if worth it.
@@ -363,16 +419,17 @@ class Program:
         specialization constants the variant is specialized for the launch's ``values`` too
         (``SpecState.variant_entry``); emulated ones need nothing: same arguments.
         """
-        if self._source is None or kernel.info.reqd_work_group_size is not None:
+        key = self._variant_key(kernel, nd)
+        if key is None:
             return None
-        if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
-            return None
-        key = (kernel.name, nd.local_size)
         native_spec = self._spec is not None and self._spec.table.mode == "native"
         if key in self._variants:
             if native_spec:
                 return self._spec_variant(kernel, nd, values)
-            return self._variants[key]
+            variant = self._variants[key]
+            if isinstance(variant, tuning.VectorWidthTuner):
+                return variant.next_entry()
+            return variant
         seen = self._launch_counts.get(key, 0) + 1
         self._launch_counts[key] = seen
         if seen < 2:
@@ -380,8 +437,39 @@ class Program:
         if native_spec:
             self._variants[key] = None  # lowered lazily per value set by the SpecState
             return self._spec_variant(kernel, nd, values)
-        self._variants[key] = self._compile_variant(kernel.info, nd.local_size)
-        return self._variants[key]
+        self._variants[key] = variant = self._compile_variant(kernel.info, nd.local_size)
+        if isinstance(variant, tuning.VectorWidthTuner):
+            return variant.next_entry()
+        return variant
+
+    def _variant_key(self, kernel: Kernel, nd: launch.NDRange) -> tuple | None:
+        """The key of the local-size variant a launch over ``nd`` may get (None: never)."""
+        if self._source is None or kernel.info.reqd_work_group_size is not None:
+            return None
+        if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
+            return None
+        return (kernel.name, nd.local_size)
+
+    def _variant_settled(self, kernel: Kernel, nd: launch.NDRange) -> bool:
+        """Whether every later launch over ``nd`` runs the entry hook this one ran."""
+        key = self._variant_key(kernel, nd)
+        if key is None:
+            return True
+        return key in self._variants and not isinstance(
+            self._variants[key], tuning.VectorWidthTuner
+        )
+
+    def _tuner(self, kernel: Kernel, nd: launch.NDRange) -> tuning.VectorWidthTuner | None:
+        """The tuner choosing the build this launch runs, while it still is choosing."""
+        variant = self._variants.get((kernel.name, nd.local_size)) if self._variants else None
+        return variant if isinstance(variant, tuning.VectorWidthTuner) else None
+
+    def _tuned(
+        self, kernel: Kernel, nd: launch.NDRange, tuner: tuning.VectorWidthTuner, seconds: float
+    ) -> None:
+        chosen = tuner.record(seconds)
+        if chosen is not None:
+            self._variants[(kernel.name, nd.local_size)] = chosen
 
     def _spec_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes):
         local = nd.local_size
@@ -408,6 +496,9 @@ class Program:
         return compile_to_llvm_ir(module, pipeline)[0]
 
     def _compile_variant(self, info: KernelInfo, local: tuple[int, ...]):
+        """The variant's entry hook, or on a host with 512-bit vectors a tuner that builds it
+        with the host's vector width and with 256 bits and keeps the faster
+        (``runtime/tuning.py``)."""
         from xmux.runtime import jit
 
         _, _, base_key, use_cache = self._source  # type: ignore[misc]
@@ -415,8 +506,19 @@ class Program:
         key = None
         if base_key:
             key = hashlib.sha256(f"{base_key}/{info.name}/{local}".encode()).hexdigest()
-        compiled = jit.compile_ir(ir_text, cache_key=key, disk_cache=use_cache)
-        return abi.EntryHookFn(compiled.address(info.symbol))
+
+        def build(vector_bits: int | None = None):
+            compiled = jit.compile_ir(
+                ir_text, cache_key=key, disk_cache=use_cache, vector_bits=vector_bits
+            )
+            return abi.EntryHookFn(compiled.address(info.symbol))
+
+        if not (self.tune and jit.host_has_wide_vectors() and tuning.may_tune(ir_text)):
+            return build()
+        return tuning.VectorWidthTuner(
+            [build, lambda: build(256)], f"kernel '{info.name}' local size {local}",
+            ("512-bit", "256-bit"),
+        )
 
     # -- specialization constants (docs/architecture.md, "Specialization constants") --------
 
@@ -495,6 +597,7 @@ def compile(  # noqa: A001 - the public name in the contract
     cache: bool | None = None,
     spec_constants: str = "native",
     specialize: bool | None = None,
+    tune: bool | None = None,
     sub_group_size: int = 1,
     vector_width: int = 0,
     force_no_tail: bool = False,
@@ -507,6 +610,9 @@ def compile(  # noqa: A001 - the public name in the contract
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
     repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
+    ``tune`` (default on, ``XMUX_TUNE=0`` turns it off): on a host with 512-bit vectors that
+    variant is built with 512- and 256-bit vectors and the next launches, timed, pick the
+    faster (``runtime/tuning.py``; not for code that may reassociate floating point).
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (default pipeline only; ``pipelines.cpu(sub_group_size=)``
     builds a pipeline with it).
@@ -524,6 +630,8 @@ def compile(  # noqa: A001 - the public name in the contract
     use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
     if specialize is None:
         specialize = os.environ.get("XMUX_SPECIALIZE", "1") != "0"
+    if tune is None:
+        tune = os.environ.get("XMUX_TUNE", "1") != "0"
     if not isinstance(sub_group_size, int) or sub_group_size < 1:
         raise XmuxError(
             f"xmux.compile: sub_group_size must be a positive integer, got {sub_group_size!r}"
@@ -591,6 +699,7 @@ def compile(  # noqa: A001 - the public name in the contract
                 spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
             infos = load_kernel_infos(hit.kernel_infos_json)
             prog = Program(hit, infos, threads, None, spec)
+            prog.tune = tune
             if specialize:
                 prog._source = (text, pipeline, key, use_cache)
             return prog
@@ -618,6 +727,7 @@ def compile(  # noqa: A001 - the public name in the contract
     )
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
     prog = Program(compiled, infos, threads, ir_text, spec)
+    prog.tune = tune
     if specialize:
         prog._source = (source_for_variants, pipeline, key, use_cache)
     return prog

@@ -1,0 +1,110 @@
+"""A relaunch with the same arguments replays the previous launch's packed arguments
+(xmux/api.py ``_Repeat``); anything that could change what the kernel sees packs again."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import xmux
+from xmux.runtime import tuning
+
+AXPB = """
+func.func @axpb(%alpha: f32, %x: memref<?xf32>, %out: memref<?xf32>, %n: i32)
+    attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %xi = memref.load %x[%i] : memref<?xf32>
+  %ax = arith.mulf %alpha, %xi : f32
+  %ni = arith.sitofp %n : i32 to f32
+  %r = arith.addf %ax, %ni : f32
+  memref.store %r, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+N = 4096
+#: launches until a kernel's entry is settled: the second compiles the local-size variant,
+#: then the vector-width builds take turns (runtime/tuning.py)
+SETTLE = 3 + tuning.launches_to_settle()
+
+
+@pytest.fixture(scope="module")
+def axpb():
+    return xmux.compile(AXPB, cache=False)["axpb"]
+
+
+def _launch(k, *args, n=N) -> None:
+    k(*args, global_size=(n,), local_size=(64,))
+
+
+def test_repeated_launches_see_new_scalars_and_data(axpb) -> None:
+    x = np.arange(N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    for step in range(SETTLE):
+        _launch(axpb, np.float32(step), x, out, np.int32(step + 1))
+        np.testing.assert_array_equal(out, step * x + step + 1)
+    x[:] = 7  # same array, new contents: the kernel reads them
+    _launch(axpb, np.float32(2), x, out, np.int32(1))
+    np.testing.assert_array_equal(out, np.full(N, 15, np.float32))
+    assert axpb._repeat is not None
+
+
+FLAG = """
+func.func @flag(%f: i1, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %v = arith.select %f, %one, %zero : f32
+  memref.store %v, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_zero_d_scalar_changed_in_place() -> None:
+    """A 0-d array passed for an i1 argument may change between launches: packed again."""
+    k = xmux.compile(FLAG, cache=False)["flag"]
+    flag = np.array(True)
+    out = np.zeros(N, np.float32)
+    for _ in range(SETTLE):
+        _launch(k, flag, out)
+    assert k._repeat is not None
+    np.testing.assert_array_equal(out, np.ones(N, np.float32))
+    flag[...] = False
+    _launch(k, flag, out)
+    np.testing.assert_array_equal(out, np.zeros(N, np.float32))
+
+
+def test_reshaped_or_new_arrays_pack_again(axpb) -> None:
+    x = np.arange(N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    for _ in range(SETTLE):
+        _launch(axpb, 1.0, x, out, 0)
+    assert axpb._repeat is not None
+    x2 = x[::2]  # a different array object over the same memory
+    out2 = np.zeros(N // 2, np.float32)
+    _launch(axpb, 1.0, np.ascontiguousarray(x2), out2, 0, n=N // 2)
+    np.testing.assert_array_equal(out2, x2)
+    out.shape = (N,)  # same object and shape: replays
+    _launch(axpb, 1.0, x, out, 0)
+    np.testing.assert_array_equal(out, x)
+    # a dead array never matches, even if a new one gets its address
+    del x
+    gc.collect()
+    y = np.full(N, 3.0, np.float32)
+    _launch(axpb, 1.0, y, out, 0)
+    np.testing.assert_array_equal(out, y)
+
+
+def test_checks_still_apply_after_repeats(axpb) -> None:
+    x = np.ones(N, np.float32)
+    out = np.zeros(N, np.float32)
+    for _ in range(SETTLE):
+        _launch(axpb, 1.0, x, out, 0)
+    assert axpb._repeat is not None
+    with pytest.raises(xmux.LaunchError, match="expected dtype float32"):
+        _launch(axpb, 1.0, x.astype(np.float64), out, 0)
+    with pytest.raises(xmux.LaunchError, match="does not fit in int32"):
+        _launch(axpb, 1.0, x, out, 1 << 40)
