@@ -1037,6 +1037,9 @@ def main() -> int:
                     help="skip bench/spec_conv.py (specialization constants, issue 4)")
     ap.add_argument("--no-acc-sum", action="store_true",
                     help="skip bench/acc_sum.py (OpenACC reductions, issue 5)")
+    ap.add_argument("--rounds", type=int, default=None, metavar="N",
+                    help="at least N interleaving rounds per group (the baseline's default 5); "
+                    "more rounds steady the ratios of memory-bound kernels on a noisy machine")
     ap.add_argument("--only", metavar="GROUPS",
                     help="measure only these comma-separated steady-state groups (kernel names, "
                     "threads, threads_vecadd, barrier_probe); skips the other phases")
@@ -1055,6 +1058,8 @@ def main() -> int:
     if args.quick:
         bl.WARMUP, bl.REPS_MIN, bl.ROUNDS_MIN, bl.BURST_S = 1, 3, 2, 0.01
     bl.COOLDOWN_S["xmux"] = 0.02
+    if args.rounds:
+        bl.ROUNDS_MIN = args.rounds
     reps_cold = 1 if args.quick else 3
     reps_fresh = 1 if args.quick else 3
     tmp = Path(tempfile.mkdtemp(prefix="xmux_bench_"))

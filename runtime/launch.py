@@ -371,7 +371,7 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     groups = nd.total_groups
     work_items = math.prod(nd.global_size)
     if threads > 1 and groups > 1 and work_items >= INLINE_WORK_ITEMS:
-        rows = _schedules(nd, min(groups, threads * SLICES_PER_THREAD))
+        rows = _schedules(nd, min(groups, threads * SLICES_PER_THREAD, pool.MAX_SLICES))
         address = ctypes.cast(entry, ctypes.c_void_p).value
         if pool.get_pool(threads).run(address, packed, rows):
             return

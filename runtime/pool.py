@@ -8,17 +8,23 @@ a small LLVM IR module compiled once with the JIT (``_ir``), and Python threads 
 
 Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
 
-- ``counter`` = generation << 32 | next slice. ``publish`` stores the job's fields, resets
-  ``done`` and then stores ``(generation + 1) << 32`` with release ordering.
-- Whoever runs (workers and the launching thread, in ``join``) claims slice ``i`` with a
-  compare-and-swap of the whole counter, so a claim can only succeed for the generation it read,
-  runs ``entry(packed, &scheds[i])`` and increments ``done``.
-- ``join`` runs slices itself, then spins until ``done`` equals the slice count. The next
+- Every participant (the launching thread is 0, worker ``j`` is ``j + 1``) has a *home* range of
+  slices, ``[t*n/T, (t+1)*n/T)`` of the ``n`` slices of a launch, and a claim word for it:
+  generation << 32 | next << 16 | end. It takes its own slices first, then steals from the
+  other ranges: a memory-bound kernel's thread meets the same part of the arrays launch after
+  launch (in its own caches: on this VM 25% faster for saxpy than slices handed out in order),
+  and a late or slow thread still leaves no slice behind.
+- A claim is a compare-and-swap of a whole claim word, so it can only succeed for the
+  generation it read and for an index below the end of that same word: no stale worker can
+  claim a slice of a launch that is over or not yet published.
+- ``publish`` stores the job's fields, resets ``done``, writes the claim words, and then
+  announces ``generation << 32`` in the first slot with release ordering.
+- Whoever runs a slice calls ``entry(packed, &scheds[i])`` and increments ``done``; ``join``
+  (the launching thread) runs slices itself, then spins until ``done`` equals ``n``. The next
   ``publish`` therefore never overlaps a slice of the previous generation.
-- A worker spins (``pause``) for ``spin`` nanoseconds after its last slice, then returns to its
-  Python carrier, which sleeps on a condition variable until the next generation is published.
-  A launch only touches the condition when a worker sleeps; a late worker finds the slices
-  taken and goes back to spinning.
+- A worker spins (``pause``, ``sched_yield`` now and then) for ``spin`` nanoseconds after its
+  last slice, then returns to its Python carrier, which sleeps on a condition variable until
+  the next generation is announced. A launch only touches the condition when a worker sleeps.
 
 ``XMUX_SPIN_US`` sets the spin time (default 1000 µs; 0 = sleep at once). Pools with more
 threads than the process may use never spin. Only one launch uses a pool at a time; a launch
@@ -40,9 +46,17 @@ from xmux.dialects import attrs
 
 __all__ = ["Pool", "get_pool", "shutdown"]
 
-# job record slots (int64 indices); the hot counter and ``done`` sit on cache lines of their own
-_COUNTER, _DONE, _NUM, _ENTRY, _PACKED, _SCHEDS, _STOP = 0, 8, 16, 17, 18, 19, 24
-_JOB_SLOTS = 32
+# job record slots (int64 indices); the announcement, ``done`` and every claim word sit on
+# cache lines of their own
+_ANNOUNCE, _DONE, _STOP, _CLAIMS = 0, 8, 24, 32
+_NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS = 16, 17, 18, 19, 20
+#: slices per launch at most (claim words hold 16-bit indices)
+MAX_SLICES = 0xFFFF
+
+
+def _job_slots(threads: int) -> int:
+    return _CLAIMS + 8 * threads
+
 
 #: the pause instruction of a spin loop, per architecture (nothing elsewhere)
 _PAUSE = {
@@ -72,30 +86,43 @@ define internal i64 @now_ns() {{
   ret i64 %t
 }}
 
-; run slices of generation %gen until none is left
-define internal void @work(ptr %job, i64 %gen) {{
+; run slices of generation %gen as participant %id: its home range first, then the others'
+define internal void @work(ptr %job, i64 %gen, i64 %id) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
-  %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
   %entryp = getelementptr inbounds i64, ptr %job, i64 {_ENTRY}
   %packedp = getelementptr inbounds i64, ptr %job, i64 {_PACKED}
   %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
-  br label %loop
-loop:
-  %c = load atomic i64, ptr %job acquire, align 8
+  %nthp = getelementptr inbounds i64, ptr %job, i64 {_THREADS}
+  %nth = load atomic i64, ptr %nthp monotonic, align 8
+  br label %range
+range:
+  %j = phi i64 [ 0, %entry ], [ %j1, %next ]
+  %more = icmp ult i64 %j, %nth
+  br i1 %more, label %home, label %exit
+home:
+  %tj = add i64 %id, %j
+  %t = urem i64 %tj, %nth
+  %slot = shl i64 %t, 3
+  %slot1 = add i64 %slot, {_CLAIMS}
+  %cp = getelementptr inbounds i64, ptr %job, i64 %slot1
+  br label %claim
+claim:
+  %c = load atomic i64, ptr %cp acquire, align 8
   %g = lshr i64 %c, 32
   %same = icmp eq i64 %g, %gen
-  br i1 %same, label %check, label %exit
+  br i1 %same, label %check, label %next
 check:
-  %idx = and i64 %c, 4294967295
-  %num = load atomic i64, ptr %nump monotonic, align 8
-  %more = icmp ult i64 %idx, %num
-  br i1 %more, label %claim, label %exit
-claim:
-  %next = add i64 %c, 1
-  %r = cmpxchg ptr %job, i64 %c, i64 %next acq_rel acquire
+  %hi = lshr i64 %c, 16
+  %idx = and i64 %hi, 65535
+  %end = and i64 %c, 65535
+  %left = icmp ult i64 %idx, %end
+  br i1 %left, label %cas, label %next
+cas:
+  %c1 = add i64 %c, 65536
+  %r = cmpxchg ptr %cp, i64 %c, i64 %c1 acq_rel acquire
   %ok = extractvalue {{ i64, i1 }} %r, 1
-  br i1 %ok, label %run, label %loop
+  br i1 %ok, label %run, label %claim
 run:
   %fn = load atomic ptr, ptr %entryp monotonic, align 8
   %packed = load atomic ptr, ptr %packedp monotonic, align 8
@@ -103,14 +130,17 @@ run:
   %sp = getelementptr inbounds [{fields} x i64], ptr %scheds, i64 %idx
   call void %fn(ptr %packed, ptr %sp)
   %old = atomicrmw add ptr %donep, i64 1 release
-  br label %loop
+  br label %claim
+next:
+  %j1 = add i64 %j, 1
+  br label %range
 exit:
   ret void
 }}
 
-; a pool thread: run every new generation, return the last one seen after %spin ns idle
-; (or at once when the stop slot is set)
-define i64 @xmux_pool_worker(ptr %job, i64 %seen0, i64 %spin) {{
+; a pool thread (participant %id): run every new generation, return the last one seen after
+; %spin ns idle (or at once when the stop slot is set)
+define i64 @xmux_pool_worker(ptr %job, i64 %seen0, i64 %spin, i64 %id) {{
 entry:
   %stopp = getelementptr inbounds i64, ptr %job, i64 {_STOP}
   %t0 = call i64 @now_ns()
@@ -125,7 +155,7 @@ loop:
   %new = icmp ne i64 %g, %seen
   br i1 %new, label %ran, label %spinning
 ran:
-  call void @work(ptr %job, i64 %g)
+  call void @work(ptr %job, i64 %g, i64 %id)
   %t = call i64 @now_ns()
   %dl2 = add i64 %t, %spin
   br label %loop
@@ -148,7 +178,7 @@ out:
   ret i64 %seen
 }}
 
-; make a new generation of %num slices visible (the previous one must be complete)
+; announce a new generation of %num slices (the previous one must be complete)
 define void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
@@ -156,29 +186,48 @@ entry:
   %entryp = getelementptr inbounds i64, ptr %job, i64 {_ENTRY}
   %packedp = getelementptr inbounds i64, ptr %job, i64 {_PACKED}
   %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
+  %nthp = getelementptr inbounds i64, ptr %job, i64 {_THREADS}
+  %nth = load atomic i64, ptr %nthp monotonic, align 8
   %c = load atomic i64, ptr %job monotonic, align 8
   %g = lshr i64 %c, 32
   %g1 = add i64 %g, 1
   %g2 = and i64 %g1, 4294967295
+  %gw = shl i64 %g2, 32
   store atomic ptr %fn, ptr %entryp monotonic, align 8
   store atomic ptr %packed, ptr %packedp monotonic, align 8
   store atomic ptr %scheds, ptr %schedsp monotonic, align 8
   store atomic i64 %num, ptr %nump monotonic, align 8
   store atomic i64 0, ptr %donep monotonic, align 8
-  %nc = shl i64 %g2, 32
-  store atomic i64 %nc, ptr %job release, align 8
+  br label %words
+words:
+  %t = phi i64 [ 0, %entry ], [ %t1, %words ]
+  %t1 = add i64 %t, 1
+  %lo = mul i64 %t, %num
+  %start = udiv i64 %lo, %nth
+  %hi = mul i64 %t1, %num
+  %end = udiv i64 %hi, %nth
+  %s16 = shl i64 %start, 16
+  %w0 = or i64 %gw, %s16
+  %w = or i64 %w0, %end
+  %slot = shl i64 %t, 3
+  %slot1 = add i64 %slot, {_CLAIMS}
+  %cp = getelementptr inbounds i64, ptr %job, i64 %slot1
+  store atomic i64 %w, ptr %cp monotonic, align 8
+  %more = icmp ult i64 %t1, %nth
+  br i1 %more, label %words, label %announce
+announce:
+  store atomic i64 %gw, ptr %job release, align 8
   ret void
 }}
 
-; the launching thread: run slices of the current generation, then wait for all of them
-define void @xmux_pool_join(ptr %job) {{
+; the launching thread (participant 0): run slices of the current generation, then wait for
+; all %num of them
+define void @xmux_pool_join(ptr %job, i64 %num) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
-  %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
   %c = load atomic i64, ptr %job monotonic, align 8
   %g = lshr i64 %c, 32
-  call void @work(ptr %job, i64 %g)
-  %num = load atomic i64, ptr %nump monotonic, align 8
+  call void @work(ptr %job, i64 %g, i64 0)
   br label %wait
 wait:
   %i = phi i64 [ 0, %entry ], [ %i1, %idle ], [ %i1, %yield ]
@@ -208,13 +257,13 @@ class _Native:
 
         self.module = jit.compile_ir(_ir(), cache_key=None)
         i64, ptr = ctypes.c_int64, ctypes.c_void_p
-        self.worker = ctypes.CFUNCTYPE(i64, ptr, i64, i64)(
+        self.worker = ctypes.CFUNCTYPE(i64, ptr, i64, i64, i64)(
             self.module.address("xmux_pool_worker")
         )
         self.publish = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr, i64)(
             self.module.address("xmux_pool_publish")
         )
-        self.join = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_join"))
+        self.join = ctypes.CFUNCTYPE(None, ptr, i64)(self.module.address("xmux_pool_join"))
 
 
 def _libc_sched_getcpu():
@@ -256,36 +305,38 @@ def spin_ns(threads: int) -> int:
 
 
 class Pool:
-    """``threads - 1`` spinning workers; the launching thread is the last one."""
+    """``threads - 1`` spinning workers; the launching thread is participant 0."""
 
     def __init__(self, threads: int) -> None:
         self.native = _get_native()
         self.threads = threads
         self.spin = spin_ns(threads)
         # 64-byte aligned job record inside a slightly larger buffer
-        self._buf = (ctypes.c_int64 * (_JOB_SLOTS + 8))()
+        slots = _job_slots(threads)
+        self._buf = (ctypes.c_int64 * (slots + 8))()
         base = ctypes.addressof(self._buf)
         self.job = (base + 63) // 64 * 64
-        self._slots = (ctypes.c_int64 * _JOB_SLOTS).from_address(self.job)
+        self._slots = (ctypes.c_int64 * slots).from_address(self.job)
+        self._slots[_THREADS] = threads
         self._cond = threading.Condition()
         self._sleeping = 0
         self._busy = threading.Lock()
         self._closing = False
         self._placed_for = -1
         self._threads = [
-            threading.Thread(target=self._carry, name=f"xmux-{i}", daemon=True)
+            threading.Thread(target=self._carry, args=(i + 1,), name=f"xmux-{i}", daemon=True)
             for i in range(threads - 1)
         ]
         for t in self._threads:
             t.start()
 
     def _generation(self) -> int:
-        return (self._slots[_COUNTER] >> 32) & 0xFFFFFFFF
+        return (self._slots[_ANNOUNCE] >> 32) & 0xFFFFFFFF
 
-    def _carry(self) -> None:
+    def _carry(self, participant: int) -> None:
         seen = self._generation()
         while not self._closing:
-            seen = self.native.worker(self.job, seen, self.spin)
+            seen = self.native.worker(self.job, seen, self.spin, participant)
             with self._cond:
                 self._sleeping += 1
                 while self._generation() == seen and not self._closing:
@@ -317,15 +368,18 @@ class Pool:
     def run(self, entry: int, packed: int, scheds: np.ndarray) -> bool:
         """Run ``entry(packed, &scheds[i])`` for every row of ``scheds`` on the pool; False
         (nothing run) when another launch holds the pool."""
+        n = len(scheds)
+        if n > MAX_SLICES:
+            raise ValueError(f"a launch has at most {MAX_SLICES} slices, got {n}")
         if not self._busy.acquire(blocking=False):
             return False
         try:
-            self.native.publish(self.job, entry, packed, scheds.ctypes.data, len(scheds))
+            self.native.publish(self.job, entry, packed, scheds.ctypes.data, n)
             if self._sleeping:
                 self._place()
                 with self._cond:
                     self._cond.notify_all()
-            self.native.join(self.job)
+            self.native.join(self.job, n)
         finally:
             self._busy.release()
         return True

@@ -7,6 +7,7 @@ import ctypes
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 
 import numpy as np
@@ -132,3 +133,31 @@ print("ok")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "ok"
+
+
+def test_home_ranges_and_stealing(monkeypatch) -> None:
+    """Participant t's claim word covers slices [t*n/T, (t+1)*n/T) of the new generation; the
+    launching thread alone (its workers asleep) steals every other range too."""
+    monkeypatch.setenv("XMUX_SPIN_US", "0")
+    p = pool.Pool(3)
+    try:
+        deadline = time.monotonic() + 10
+        while p._sleeping < 2 and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert p._sleeping == 2
+        n = 10
+        gen = p._generation() + 1
+        p.native.publish(p.job, _RECORD, 7, _rows(n).ctypes.data, n)
+        words = [p._slots[pool._CLAIMS + 8 * t] for t in range(3)]
+        assert [(w >> 32, (w >> 16) & 0xFFFF, w & 0xFFFF) for w in words] == [
+            (gen, 0, 3), (gen, 3, 6), (gen, 6, 10)
+        ]
+        _calls.clear()
+        rows = _rows(n)  # kept alive while the slices run
+        p.native.publish(p.job, _RECORD, 7, rows.ctypes.data, n)
+        p.native.join(p.job, n)  # no notify: the workers sleep on
+        assert sorted(s for s, _ in _calls) == [7000 + i for i in range(n)]
+        assert {t for _, t in _calls} == {threading.get_ident()}
+        assert [s - 7000 for s, _ in _calls][:3] == [0, 1, 2]  # its own range first
+    finally:
+        p.close()
