@@ -417,9 +417,11 @@ def shutdown() -> None:
 
 
 def _forget_after_fork() -> None:
-    # a forked child has the pools' memory but none of their threads
-    global _pools_lock
+    # a forked child has the pools' memory but none of their threads (and a lock another
+    # thread held at the fork stays held)
+    global _pools_lock, _native_lock
     _pools_lock = threading.Lock()
+    _native_lock = threading.Lock()
     _pools.clear()
 
 

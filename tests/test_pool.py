@@ -161,3 +161,33 @@ def test_home_ranges_and_stealing(monkeypatch) -> None:
         assert [s - 7000 for s, _ in _calls][:3] == [0, 1, 2]  # its own range first
     finally:
         p.close()
+
+
+def test_forked_child_gets_its_own_pool() -> None:
+    """A child forked after launches has none of the parent's workers: it builds a new pool."""
+    import os
+
+    prog = xmux.compile(
+        """
+        func.func @one(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+          %i = mux.get_global_id 0 : index
+          %c1 = arith.constant 1 : i32
+          memref.store %c1, %a[%i] : memref<?xi32>
+          func.return
+        }
+        """
+    )
+    a = np.zeros(1 << 14, np.int32)
+    prog["one"](a, global_size=(a.size,), local_size=(64,), threads=2)
+    parent_pool = pool.get_pool(2)
+    pid = os.fork()
+    if pid == 0:  # the child: exit code 0 only if the launch worked on a fresh pool
+        ok = False
+        try:
+            b = np.zeros(1 << 14, np.int32)
+            prog["one"](b, global_size=(b.size,), local_size=(64,), threads=2)
+            ok = bool(b.all()) and pool.get_pool(2) is not parent_pool
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
