@@ -99,3 +99,18 @@ def test_tune_off_and_reassociating_kernels_build_once() -> None:
             prog[name](*args, global_size=(a.size,), local_size=(128,))
         variants = list(prog._variants.values())
         assert len(variants) == 1 and not isinstance(variants[0], tuning.VectorWidthTuner)
+
+
+@wide
+def test_launches_without_the_variant_are_not_counted() -> None:
+    """A launch with a remainder group runs the plain kernel: its time is no tuning sample."""
+    prog = xmux.compile(SCALE, cache=False)
+    k = prog["scale"]
+    a = np.ones(1 << 12, np.float32)
+    for _ in range(2):  # the second uniform launch builds the variant (first tuning launch)
+        k(a, np.float32(1.0), global_size=(a.size,), local_size=(128,))
+    tuner = prog._variants[("scale", (128, 1, 1))]
+    assert isinstance(tuner, tuning.VectorWidthTuner)
+    before = [len(t) for t in tuner._times], list(tuner._runs)
+    k(a, np.float32(1.0), global_size=(a.size - 5,), local_size=(128,))
+    assert ([len(t) for t in tuner._times], list(tuner._runs)) == before

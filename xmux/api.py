@@ -460,8 +460,12 @@ class Program:
         )
 
     def _tuner(self, kernel: Kernel, nd: launch.NDRange) -> tuning.VectorWidthTuner | None:
-        """The tuner choosing the build this launch runs, while it still is choosing."""
-        variant = self._variants.get((kernel.name, nd.local_size)) if self._variants else None
+        """The tuner choosing the build this launch runs, while it still is choosing (a
+        launch that runs no variant, e.g. with a remainder group, has none)."""
+        if not self._variants:
+            return None
+        key = self._variant_key(kernel, nd)
+        variant = self._variants.get(key) if key is not None else None
         return variant if isinstance(variant, tuning.VectorWidthTuner) else None
 
     def _tuned(
