@@ -14,8 +14,10 @@ kept for good. The minimum, not the median: noise on a shared machine only ever 
 Each choice is logged (logger ``xmux.runtime.tuning``, level INFO).
 
 Every launch runs exactly once, on one build or the other; the builds compute the same results
-bit for bit unless the code may reassociate floating-point operations (``reassoc``/``fast``
-flags, as work-group reductions have), so such kernels are not tuned (``may_tune``).
+bit for bit unless the code lets LLVM reassociate, contract or approximate floating-point
+operations (``reassoc``/``fast``/``contract``/``afn`` flags; work-group reductions have
+``reassoc``), whose results may then depend on the vector width: such kernels are not tuned
+(``may_tune``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _log = logging.getLogger(__name__)
 WARMUP = 1
 SAMPLES = 4
 
-_REASSOCIATING = re.compile(r"(?<![%@\w.\"])(reassoc|fast)\b")
+_WIDTH_DEPENDENT = re.compile(r"(?<![%@\w.\"])(reassoc|fast|contract|afn)\b")
 
 
 def launches_to_settle(builds: int = 2) -> int:
@@ -43,7 +45,7 @@ def launches_to_settle(builds: int = 2) -> int:
 
 def may_tune(ir_text: str) -> bool:
     """Whether builds of this LLVM IR with different vector widths compute the same bits."""
-    return _REASSOCIATING.search(ir_text) is None
+    return _WIDTH_DEPENDENT.search(ir_text) is None
 
 
 class VectorWidthTuner:

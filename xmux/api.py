@@ -616,7 +616,7 @@ def compile(  # noqa: A001 - the public name in the contract
     repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
     ``tune`` (default on, ``XMUX_TUNE=0`` turns it off): on a host with 512-bit vectors that
     variant is built with 512- and 256-bit vectors and the next launches, timed, pick the
-    faster (``runtime/tuning.py``; not for code that may reassociate floating point).
+    faster (``runtime/tuning.py``; not for code whose float results could depend on it).
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (default pipeline only; ``pipelines.cpu(sub_group_size=)``
     builds a pipeline with it).
