@@ -69,7 +69,7 @@ def measure(t: str, n: int, gangs: int, lib: ctypes.CDLL) -> dict:
     dtype = DTYPES[t]
     rng = np.random.default_rng(5)
     # values in [0, 1): every backend's sum is well conditioned; compare with a relative tolerance
-    x = rng.random(n).astype(dtype)
+    x = wl.aligned(rng.random(n).astype(dtype))  # 64-byte aligned, as in bench/run.py
     exact = float(np.sum(x, dtype=np.float64))
     text = SOURCE.format(t=t, gangs=gangs, workers=NUM_WORKERS, vl=VECTOR_LENGTH)
     k = xmux.compile(text)[KERNEL]

@@ -211,7 +211,7 @@ def main() -> int:
     rtol, atol = bl.TOL["conv"]
     g, lsz = wl.launch_shape("conv3x3", s)
     img = d["img_pad"]
-    out = np.empty((s.conv_h, s.conv_w), np.float32)
+    out = wl.empty((s.conv_h, s.conv_w))
     results: dict = {"sizes": s.as_dict(), "verify": {}}
     ok = True
 

@@ -8,6 +8,7 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 """
 
 from xmux.api import Kernel, Program, compile
+from xmux.arrays import aligned, empty, zeros
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
 from xmux.runtime.launch import LocalMemory
 
@@ -18,5 +19,8 @@ __all__ = [
     "NotSupportedError",
     "Program",
     "XmuxError",
+    "aligned",
     "compile",
+    "empty",
+    "zeros",
 ]
