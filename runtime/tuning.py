@@ -1,11 +1,12 @@
 """Pick between builds of one kernel variant by timing the launches that run them.
 
 On a host with 512-bit vectors (AVX-512), LLVM vectorizes work-item loops 16 floats wide.
-Whether that beats 256-bit vectors depends on the kernel and on the data it meets: numpy's large
-arrays start 16 bytes past a cache line, so every 64-byte load or store of a streaming kernel
-straddles two lines (bench: saxpy 0.27 -> 0.23 ms and naive matmul 9.3 -> 6.3 ms at 256 bits),
-while a stencil that reuses its loads from L1 or a kernel on aligned local memory is faster at
-512 bits (conv3x3 0.51 vs 0.75 ms, tiled matmul 2.3 vs 2.7 ms). No static rule got both right,
+Whether that beats 256-bit vectors depends on the kernel and on the data it meets (bench, AMD
+EPYC: saxpy 0.27 -> 0.25 ms and naive matmul 7.2 -> 6.2 ms at 256 bits, 5.1 -> 4.5 ms on 64-byte
+aligned arrays; numpy's own start 16 bytes past a cache line, so every 64-byte access
+straddles two), while a stencil that reuses its loads from L1 or a kernel on local memory is
+faster at 512 bits (conv3x3 0.50 vs 0.73 ms, tiled matmul 2.3 vs 2.7 ms). No static rule got
+both right,
 so the local-size variant of a kernel (``xmux.api.Program._local_size_variant``) is built both
 ways and the launches after it alternate between the builds; once each has run ``WARMUP`` +
 ``SAMPLES`` times, the one with the lower minimum launch time (the first ``WARMUP`` launches of
