@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import xmux
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.complex64])
@@ -43,19 +47,7 @@ def test_bad_alignment_is_refused() -> None:
 
 
 def test_kernels_run_on_aligned_arrays() -> None:
-    k = xmux.compile(
-        """
-        func.func @add(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
-            attributes {mux.kernel = "entry_point"} {
-          %i = mux.get_global_id 0 : index
-          %x = memref.load %a[%i] : memref<?xf32>
-          %y = memref.load %b[%i] : memref<?xf32>
-          %s = arith.addf %x, %y : f32
-          memref.store %s, %c[%i] : memref<?xf32>
-          func.return
-        }
-        """
-    )["add"]
+    k = xmux.compile(str(ROOT / "examples" / "vecadd.mlir"))["vecadd"]
     n = 10_000
     a, b, c = (xmux.empty(n) for _ in range(3))
     a[:] = np.arange(n)
