@@ -10,7 +10,7 @@ num_gangs(G) num_workers(4) vector_length(32) reduction(+:sum)``); ``xmux.compil
 convert-acc-to-oacc, expand-oacc-reductions{target=cpu} and the kernel pipeline, and the outlined
 kernel ``acc_sum_acc_parallel_0`` is launched from Python over G work-groups of 32 x 4 work-items
 (the launch ``convert-acc-to-oacc`` would make), with ``sum`` reset to 0 before each launch.
-Backends, interleaved with the shared baseline's ``interleaved`` helper:
+Backends, interleaved with ``bench/timing.py`` (bursts, order balanced for carry-over):
 
 * **xmux** (default threads = cores) and **xmux 1 thread** (``threads=1``);
 * **gcc**: ``bench/acc_ref.c`` (``omp parallel for simd reduction(+:s)``, ``-O3 -march=native
@@ -27,12 +27,13 @@ import argparse
 import ctypes
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import memprobe  # noqa: E402
+import timing  # noqa: E402
 import workloads as wl  # noqa: E402
 
 bl = wl.baseline()
@@ -47,20 +48,6 @@ SOURCE = (HERE / "kernels" / "acc_sum.mlir.in").read_text()
 
 KERNEL = "acc_sum_acc_parallel_0"
 DTYPES = {"f32": np.float32, "f64": np.float64}
-
-
-def build_gcc(tmp: Path) -> ctypes.CDLL:
-    so = tmp / "libacc_ref.so"
-    cmd = ["gcc", "-O3", "-march=native", "-fopenmp", "-fPIC", "-shared", "-Wall",
-           str(HERE / "acc_ref.c"), "-o", str(so)]
-    subprocess.run(cmd, check=True)
-    lib = ctypes.CDLL(str(so))
-    for t, res in (("f32", ctypes.c_float), ("f64", ctypes.c_double)):
-        for suffix in ("", "_1t"):
-            fn = getattr(lib, f"acc_ref_sum_{t}{suffix}")
-            fn.argtypes = [ctypes.c_void_p, ctypes.c_long]
-            fn.restype = res
-    return lib
 
 
 def measure(t: str, n: int, gangs: int, lib: ctypes.CDLL) -> dict:
@@ -106,7 +93,7 @@ def measure(t: str, n: int, gangs: int, lib: ctypes.CDLL) -> dict:
         bl.Backend("numpy", "numpy", call=lambda: np.sum(x)),
     ]
     before = bl.cpu_snapshot([os.getpid()])
-    steady = bl.interleaved(backends)
+    steady = timing.interleaved(backends)
     cpu = bl.cpu_delta(before, bl.cpu_snapshot([os.getpid()]))
     return {"n": n, "gangs": gangs, "steady": steady, "verify": verify, "got": got,
             "exact": exact, "rtol": rtol, "cpu": cpu, "args": names}
@@ -151,7 +138,7 @@ def main() -> int:
     n = 1 << (16 if args.quick else 24)
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"acc_sum_{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
-    lib = build_gcc(tmp)
+    lib = memprobe.build_sums(tmp)
     r = {"gangs": args.gangs, "types": {t: measure(t, n, args.gangs, lib) for t in DTYPES}}
     report(r)
     if args.json:

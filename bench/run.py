@@ -47,12 +47,16 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import memprobe  # noqa: E402
 import numpy as np  # noqa: E402
+import timing  # noqa: E402
 import workloads as wl  # noqa: E402  (loads the shared baseline: sets OMP/PoCL env)
 
 bl = wl.baseline()
 REPO = wl.BENCH_DIR.parent
 RESULTS_MD = wl.BENCH_DIR / "RESULTS.md"
+#: one line per full run written with --write-results: the target ratios and memory phases
+HISTORY = wl.BENCH_DIR / "history.jsonl"
 DEFAULT_POCL_PY = os.environ.get("BENCH_POCL_PYTHON", "/tmp/benchvenv/bin/python")
 
 #: xmux/PoCL kernel-time targets (issue): at most this ratio
@@ -569,6 +573,11 @@ def other_cpu(R: dict, group: str) -> str:
     return f"{c['foreign_pct']:.0f}%" if c else "—"
 
 
+def memory(R: dict, group: str) -> str:
+    """The memory probes around a measurement (bench/memprobe.py)."""
+    return memprobe.describe(R.get("memprobe", {}).get(group, []))
+
+
 def verdict(value: float | None, limit: float, at_most: bool, unit: str = "×") -> str:
     """met / missed; a miss says by how much (a factor for ratios, the excess for ms)."""
     if value is None:
@@ -621,8 +630,9 @@ def make_report(R: dict) -> str:
              "its verification launch, so every timed call runs the code that stays.\n")
     L.append("| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
              "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux reqd ÷ PoCL | "
-             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict | other CPU |")
-    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|")
+             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict | memory 2t÷1t | "
+             "other CPU |")
+    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|---:|")
     for name in wl.KERNELS:
         g = R["steady"].get(name, {})
         x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
@@ -633,16 +643,21 @@ def make_report(R: dict) -> str:
             f"{cell(p, 'event_ms') if p else '—'} | {fmt(p['wall_ms']['median']) if p else '—'} | "
             f"{cell(g.get('gcc'))} | {cell(g.get('numpy'))} | {fmt(rp)}× | "
             f"{fmt(ratio(xr, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | {fmt(ratio(x, 'numpy'))}× | "
-            f"≤ {tgt}× | {verdict(rp, tgt, True)} | {other_cpu(R, name)} |")
+            f"≤ {tgt}× | {verdict(rp, tgt, True)} | {memory(R, name)} | {other_cpu(R, name)} |")
     L.append("\n**other CPU** = CPU time used by other processes on this machine while the row "
-             "was measured, in % of the machine (a busy neighbour on 2 cores distorts that row).\n")
+             "was measured, in % of the machine (a busy neighbour on 2 cores distorts that row). "
+             "**memory 2t÷1t** = `bench/memprobe.py` right before and right after the row was "
+             "measured: how much faster gcc sums 64 MiB on 2 threads than on 1. This VM switches "
+             "between a *scaling* phase (≈2.6×: each vCPU streams from a cache of its own) and "
+             "a *saturated* one (≈1.3×) minutes apart; memory-bound ratios differ between the "
+             "two, so compare rows of one phase (the section *Runs recorded* lists every run).\n")
 
     L.append("## Threads\n")
     L.append("xmux `k(..., threads=1)` vs `threads=2`, interleaved. The target is for naive "
              "matmul; vecadd (memory-bound, ≈1 ms) is shown for comparison.\n")
     L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict | "
-             "other CPU |")
-    L.append("|---|---|---|---:|---:|---|---:|")
+             "memory 2t÷1t | other CPU |")
+    L.append("|---|---|---|---:|---:|---|---|---:|")
     for name, grp in (("matmul_naive", "threads"), ("vecadd", "threads_vecadd")):
         th = R["steady"].get(grp)
         if not th:
@@ -652,7 +667,8 @@ def make_report(R: dict) -> str:
         tgt = (f"≥ {TARGET_THREAD_SPEEDUP}× | {verdict(sp, TARGET_THREAD_SPEEDUP, False)}"
                if grp == "threads" else "— | (no target)")
         L.append(f"| {name} {wl.size_label(name, S)} | {cell(th['xmux-1t'])} | "
-                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} | {other_cpu(R, grp)} |")
+                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} | {memory(R, grp)} | "
+                 f"{other_cpu(R, grp)} |")
     L.append("")
 
     L.append("## Launch overhead\n")
@@ -727,6 +743,7 @@ def make_report(R: dict) -> str:
     for t in R["targets"]:
         L.append(f"- {t}")
     L.append("")
+    L.extend(report_history(R.get("history", [])))
 
     L.append("## Verification\n")
     bad = [v for v in R["verification"] if not v["ok"]]
@@ -751,10 +768,13 @@ def make_report(R: dict) -> str:
         "of xmux, gcc and numpy are 64-byte aligned (`workloads.aligned`), as PoCL's own "
         "buffers are: numpy's large arrays start 16 bytes into a cache line, which cost every "
         "vectorizing backend (naive matmul 7.2 vs 5.1 ms, vecadd/saxpy 2-7%). Per kernel, all "
-        f"backends run interleaved in bursts of ≈{R['settings']['BURST_S'] * 1e3:.0f} ms in "
-        "rotating order (the shared baseline's "
-        "`interleaved`: warm-up, one untimed call per burst, cool-down pauses so spinning "
-        "OpenMP/OpenBLAS threads go idle), ≥ "
+        f"backends run interleaved in bursts of ≈{R['settings']['BURST_S'] * 1e3:.0f} ms "
+        "(`bench/timing.py`: the shared baseline's bursts and cool-down pauses, so spinning "
+        f"OpenMP/OpenBLAS threads go idle, with ≥ {R['settings'].get('WARM_S', 0) * 1e3:.0f} ms "
+        "of untimed calls at the start of each burst, as this VM needs a few ms to get back "
+        "to speed after a pause, and rounds in orders where every backend follows every other "
+        "equally often, where the baseline's cyclic order always seats a backend after the "
+        "same one), ≥ "
         f"{R['settings']['REPS_MIN']} timed calls and ≥ {R['settings']['ROUNDS_MIN']} rounds; "
         f"a kernel measured while other processes used > {BUSY_LIMIT_PCT:.0f}% of the CPU is "
         f"measured again, up to {R['settings']['retries']} times, and the quietest attempt is "
@@ -905,6 +925,8 @@ def report_spec(R: dict) -> list[str]:
     if "markdown" in sc:
         L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
     r, rs, cl = spec_values(R)
+    L.append(f"\nMemory probe (`bench/memprobe.py`) before / after: "
+             f"{memprobe.describe(sc.get('memprobe', []))}.")
     L.append("")
     L.append("| issue-4 target | value | verdict |")
     L.append("|---|---:|---|")
@@ -966,6 +988,8 @@ def report_acc(R: dict) -> list[str]:
          "the heading level:\n"]
     if "markdown" in sc:
         L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
+    L.append(f"\nMemory probe (`bench/memprobe.py`) before / after: "
+             f"{memprobe.describe(sc.get('memprobe', []))}.")
     L.append("")
     return L
 
@@ -982,8 +1006,82 @@ def targets_acc(R: dict) -> list[str]:
                    f"(≤ {TARGET_ACC_VS_GCC}×) → {verdict(g, TARGET_ACC_VS_GCC, True)}; 2 threads "
                    f"vs 1: {fmt(sp)}× (≥ {TARGET_THREAD_SPEEDUP}×) → "
                    f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)} (gcc's own loop: "
-                   f"{fmt(gsp)}×)")
+                   f"{fmt(gsp)}×; memory {memprobe.describe(R['acc_sum'].get('memprobe', []))})")
     return out
+
+
+#: history columns: (key, heading, target, at most)
+HISTORY_COLUMNS = (
+    ("vecadd", "vecadd ÷ PoCL", 1.0, True),
+    ("saxpy", "saxpy ÷ PoCL", 1.0, True),
+    ("conv3x3", "conv3x3 ÷ PoCL", 1.0, True),
+    ("matmul_naive", "matmul ÷ PoCL", 0.5, True),
+    ("threads", "matmul 2t ÷ 1t", TARGET_THREAD_SPEEDUP, False),
+    ("spec", "spec jit ÷ emulated", 1.0, True),
+    ("acc_f32", "OpenACC f32 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
+    ("acc_f64", "OpenACC f64 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
+)
+
+
+def history_entry(R: dict) -> dict:
+    """This run's line of bench/history.jsonl: per target its value, where one exists a
+    comparison value (gcc's own 2t ÷ 1t), and the memory probes around it."""
+    def scalings(probes: list) -> list[float]:
+        return [round(p["scaling"], 2) for p in probes if p]
+
+    mp = R.get("memprobe", {})
+    vals: dict[str, dict] = {}
+    for name in ("vecadd", "saxpy", "conv3x3", "matmul_naive"):
+        vals[name] = {"value": ratio(R["steady"].get(name, {}).get("xmux"), "pocl"),
+                      "memory": scalings(mp.get(name, []))}
+    th = R["steady"].get("threads")
+    vals["threads"] = {"value": ratio(th["xmux-1t"], "xmux-2t") if th else None,
+                       "memory": scalings(mp.get("threads", []))}
+    vals["spec"] = {"value": spec_values(R)[0],
+                    "memory": scalings(R.get("spec_conv", {}).get("memprobe", []))}
+    for t in ("f32", "f64"):
+        _, sp, gsp = acc_values(R, t)
+        vals[f"acc_{t}"] = {"value": sp, "gcc": gsp,
+                            "memory": scalings(R.get("acc_sum", {}).get("memprobe", []))}
+    return {"date": R["date"], "commit": R["commit"], "targets": vals}
+
+
+def report_history(entries: list[dict]) -> list[str]:
+    if not entries:
+        return []
+    L = ["## Runs recorded on this machine\n",
+         f"Every full run written with `--write-results` appends its target ratios to "
+         f"`bench/{HISTORY.name}`; all of them, oldest first. In brackets: the memory probes "
+         f"around the measurement (gcc 64 MiB sum, 2 threads ÷ 1 thread; ≥ "
+         f"{memprobe.SCALING_AT_LEAST}× = *scaling* phase, below = *saturated*). "
+         "**Bold** = target met.\n"]
+    L.append("| run (UTC) | commit | " + " | ".join(
+        f"{h} (target {'≤' if le else '≥'} {t}×)" for _, h, t, le in HISTORY_COLUMNS) + " |")
+    L.append("|---|---|" + "---:|" * len(HISTORY_COLUMNS))
+    for e in entries:
+        cells = []
+        for key, _, tgt, le in HISTORY_COLUMNS:
+            v = e["targets"].get(key, {})
+            x = v.get("value")
+            if x is None:
+                cells.append("—")
+                continue
+            met = x <= tgt if le else x >= tgt
+            txt = f"**{x:.2f}×**" if met else f"{x:.2f}×"
+            if v.get("gcc") is not None:
+                txt += f" ({v['gcc']:.2f}×)"
+            if v.get("memory"):
+                txt += " [" + "/".join(f"{m:.1f}" for m in v["memory"]) + "]"
+            cells.append(txt)
+        L.append(f"| {e['date'][:16]} | {e['commit']} | " + " | ".join(cells) + " |")
+    L.append("")
+    return L
+
+
+def read_history() -> list[dict]:
+    if not HISTORY.exists():
+        return []
+    return [json.loads(line) for line in HISTORY.read_text().splitlines() if line.strip()]
 
 
 def targets_summary(R: dict) -> list[str]:
@@ -991,11 +1089,11 @@ def targets_summary(R: dict) -> list[str]:
     for name in wl.KERNELS:
         r = ratio(R["steady"].get(name, {}).get("xmux"), "pocl")
         out.append(f"{name}: xmux ÷ PoCL = {fmt(r)}× (target ≤ {TARGET_VS_POCL[name]}×) → "
-                   f"{verdict(r, TARGET_VS_POCL[name], True)}")
+                   f"{verdict(r, TARGET_VS_POCL[name], True)} (memory {memory(R, name)})")
     th = R["steady"].get("threads")
     sp = ratio(th["xmux-1t"], "xmux-2t") if th else None
     out.append(f"matmul_naive 2 threads vs 1: {fmt(sp)}× (target ≥ {TARGET_THREAD_SPEEDUP}×) → "
-               f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)}")
+               f"{verdict(sp, TARGET_THREAD_SPEEDUP, False)} (memory {memory(R, 'threads')})")
     out.extend(targets_wg(R))
     out.extend(targets_spec(R))
     out.extend(targets_acc(R))
@@ -1060,6 +1158,7 @@ def main() -> int:
     s = wl.QUICK if args.quick else wl.FULL
     if args.quick:
         bl.WARMUP, bl.REPS_MIN, bl.ROUNDS_MIN, bl.BURST_S = 1, 3, 2, 0.01
+        timing.WARM_S = 0.001
     bl.COOLDOWN_S["xmux"] = 0.02
     if args.rounds:
         bl.ROUNDS_MIN = args.rounds
@@ -1116,22 +1215,26 @@ def main() -> int:
             wanted = set(args.only.split(","))
             groups = [(g, b) for g, b in groups if g in wanted]
             args.no_fresh = args.no_spec_conv = args.no_acc_sum = True
-        R["retried"] = {}
+        R["retried"], R["memprobe"] = {}, {}
+        probe = memprobe.Probe(memprobe.build_sums(tmp))
         for grp, bks in groups:
             for attempt in range(1 + args.retries):
                 if attempt:
                     log(f"    other processes were busy: measuring {grp} again "
                         f"({wait_idle(30)})")
                 g0 = bl.cpu_snapshot(pids)
-                res = bl.interleaved(bks)
+                before = probe()
+                res = timing.interleaved(bks)
+                probes = [before, probe()]
                 cpu = bl.cpu_delta(g0, bl.cpu_snapshot(pids))
                 best = R["cpu_by_group"].get(grp)
                 if best is None or cpu["foreign_pct"] < best["foreign_pct"]:
                     R["steady"][grp], R["cpu_by_group"][grp] = res, cpu
+                    R["memprobe"][grp] = probes
                 txt = ", ".join(f"{lbl} {(v.get('event_ms') or v['wall_ms'])['median']:.3f}"
                                 for lbl, v in res.items())
                 log(f"  {grp:<13} ms: {txt}  ({next(iter(res.values()))['rounds']} rounds, "
-                    f"other CPU {cpu['foreign_pct']:.0f}%)")
+                    f"other CPU {cpu['foreign_pct']:.0f}%, memory {memprobe.describe(probes)})")
                 if cpu["foreign_pct"] <= BUSY_LIMIT_PCT:
                     break
             R["retried"][grp] = attempt
@@ -1153,7 +1256,10 @@ def main() -> int:
                 if attempt:
                     log(f"    other processes were busy: running spec_conv.py again "
                         f"({wait_idle(60)})")
+                before = probe()
                 sc = run_spec_conv(args, tmp, errors if attempt == args.retries else [])
+                if sc:
+                    sc["memprobe"] = [before, probe()]
                 busy = sc.get("data", {}).get("cpu_steady", {}).get("foreign_pct", 1e9)
                 if busy < R["spec_conv"].get("data", {}).get("cpu_steady", {}).get(
                         "foreign_pct", 1e9) or not R["spec_conv"]:
@@ -1170,7 +1276,10 @@ def main() -> int:
                 if attempt:
                     log(f"    other processes were busy: running acc_sum.py again "
                         f"({wait_idle(60)})")
+                before = probe()
                 sc = run_acc_sum(args, tmp, errors if attempt == args.retries else [])
+                if sc:
+                    sc["memprobe"] = [before, probe()]
                 types = sc.get("data", {}).get("types", {})
                 busy = max((o["cpu"]["foreign_pct"] for o in types.values()), default=1e9)
                 old = R["acc_sum"].get("data", {}).get("types", {})
@@ -1188,11 +1297,17 @@ def main() -> int:
     R["verification"] = bl.VERIFY
     R["errors"], R["notes"] = errors, notes
     R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
-                     "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP, "retries": args.retries}
+                     "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP, "WARM_S": timing.WARM_S,
+                     "retries": args.retries}
     R["total_s"] = time.perf_counter() - t_start
     R["targets"] = targets_summary(R)
     for st in R["xmux_compile"].values():
         st.pop("llvm_ir", None)
+    R["history"] = read_history()
+    if args.write_results and not args.quick and not args.only:
+        R["history"].append(history_entry(R))
+        with HISTORY.open("a") as f:
+            f.write(json.dumps(R["history"][-1]) + "\n")
     report = make_report(R)
     print("\n" + report)
     if args.write_results:

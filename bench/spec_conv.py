@@ -4,9 +4,10 @@
     .venv/bin/python bench/spec_conv.py --quick    # 256 x 64 smoke run
     .venv/bin/python bench/spec_conv.py --json out.json
 
-One run, interleaved with the shared baseline's ``interleaved`` helper (bursts, rotating order,
-cool-downs), on the pre-padded image of ``workloads.py`` (the BASELINE.md data), all verified
-against the float64 reference with the baseline's tolerances:
+One run, interleaved with ``bench/timing.py`` (the shared baseline's bursts and cool-downs, with
+warm-up calls and an order balanced for carry-over), on the pre-padded image of ``workloads.py``
+(the BASELINE.md data), all verified against the float64 reference with the baseline's
+tolerances:
 
 * **xmux JIT-specialized**: ``k(img, out, spec_constants={"coeff": w})`` on a program compiled
   with the default ``spec_constants="native"``; the kernel is re-specialized for ``w`` (the
@@ -36,6 +37,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import timing  # noqa: E402
 import workloads as wl  # noqa: E402  (sets PoCL's environment before pyopencl loads)
 
 bl = wl.baseline()
@@ -269,13 +271,7 @@ def main() -> int:
     pids = [os.getpid()] + ([pocl.proc.pid] if pocl is not None else [])
     before = bl.cpu_snapshot(pids)
     try:
-        # ``interleaved`` rotates the start but keeps the cyclic order, so the backend listed
-        # after the PoCL ones always runs right after the other process's bursts (colder caches,
-        # xmux's workers asleep): measured 4-10% slower in that seat. The buffer kernel takes
-        # it; the two compared for the target (jit, emulated) each follow an xmux backend.
-        order = ["pocl-const", "pocl-define", "xmux-buffer", "xmux-jit", "xmux-emulated"]
-        backends.sort(key=lambda b: order.index(b.label))
-        results["steady"] = bl.interleaved(backends)
+        results["steady"] = timing.interleaved(backends)
         # before the worker exits: a gone pid's CPU time would count as other processes'
         results["cpu_steady"] = bl.cpu_delta(before, bl.cpu_snapshot(pids))
     finally:

@@ -7,8 +7,8 @@
 Variants: ``default`` (xmux.compile as is), ``vwN`` (``vector_width=N``), ``vwNnt``
 (``vector_width=N, force_no_tail=True``); ``--reqd`` also compiles each with
 ``mux.reqd_work_group_size`` = the launch's local size (as bench/run.py's xmux-reqd row).
-Every variant is checked against the float64 reference first; times are the shared
-baseline's ``interleaved`` (bursts in rotating order, medians); the ratio column is the
+Every variant is checked against the float64 reference first; times are ``bench/timing.py``'s
+``interleaved`` (bursts, order balanced for carry-over, medians); the ratio column is the
 round-by-round median ratio against the first variant. Sizes: bench/workloads.py FULL
 (``--quick``: QUICK). The disk cache is off.
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import run as bench_run  # noqa: E402
+import timing  # noqa: E402
 import workloads as wl  # noqa: E402
 
 bl = wl.baseline()
@@ -56,6 +57,7 @@ def main() -> int:
     s = wl.QUICK if args.quick else wl.FULL
     if args.quick:
         bl.WARMUP, bl.REPS_MIN, bl.ROUNDS_MIN, bl.BURST_S = 1, 3, 2, 0.01
+        timing.WARM_S = 0.001
     bl.COOLDOWN_S["xmux"] = 0.02
     d = wl.make_data(s)
     ref = wl.references(d)
@@ -90,7 +92,7 @@ def main() -> int:
                 backends.append(bl.Backend(label + suffix, "xmux", call=call))
         if gcc is not None and name in gcc:
             backends.append(gcc[name])
-        res = bl.interleaved(backends)
+        res = timing.interleaved(backends)
         first = backends[0].label
         print(f"{name} {wl.size_label(name, s)}")
         for b in backends:
