@@ -740,7 +740,7 @@ class SpecState:
         self.disk_cache = disk_cache
         self.values: dict[str, bytes] = {}
         self._lock = threading.Lock()
-        self._modules: dict[bytes, object] = {}
+        self._modules: dict[object, object] = {}  # value set (, variant tag, width) -> module
         self._entries: dict[tuple[str, bytes], object] = {}
         self._buffers: dict[bytes, np.ndarray] = {}
         self._variants: dict[str, SpecTable] = {}
@@ -813,12 +813,20 @@ class SpecState:
         return LaunchTarget(None, (), None, self.table.buffer_bytes(mine))
 
     def variant_entry(
-        self, symbol: str, tag: str, buf: bytes, build_ir: Callable[[], str]
+        self,
+        symbol: str,
+        tag: str,
+        buf: bytes,
+        build_ir: Callable[[], str],
+        tune: bool = False,
+        label: str = "variant",
     ) -> object:
         """JIT mode: the entry hook of a *variant* of the program (e.g. its kernel specialized
         on a local size: ``build_ir()`` gives the variant's LLVM IR, with the leaf globals),
-        specialized for the value set ``buf``. Variants are lowered once per ``tag``."""
-        from xmux.runtime import abi, jit
+        specialized for the value set ``buf``. Variants are lowered once per ``tag``. With
+        ``tune`` on a host with 512-bit vectors, a ``tuning.VectorWidthTuner`` over the
+        specialized code built with 512- and 256-bit vectors, as other variants get."""
+        from xmux.runtime import abi, jit, tuning
 
         entry = self._variant_entries.get((tag, buf))
         if entry is not None:
@@ -831,14 +839,25 @@ class SpecState:
             key = None
             if self.program_key:
                 key = value_set_key(f"{self.program_key}/{tag}", buf)
-            module = jit.compile_ir(
-                table.specialize(buf),
-                kernel_infos_json=self.kernel_infos_json,
-                cache_key=key,
-                disk_cache=self.disk_cache and key is not None,
-            )
-            self._modules[(tag, buf)] = module  # type: ignore[index]
-            entry = abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+            ir_text = table.specialize(buf)
+
+            def build(vector_bits: int | None = None) -> object:
+                module = jit.compile_ir(
+                    ir_text,
+                    kernel_infos_json=self.kernel_infos_json,
+                    cache_key=key,
+                    disk_cache=self.disk_cache and key is not None,
+                    vector_bits=vector_bits,
+                )
+                self._modules[(tag, buf, vector_bits)] = module  # type: ignore[index]
+                return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+
+            if tune and jit.host_has_wide_vectors() and tuning.may_tune(ir_text):
+                entry = tuning.VectorWidthTuner(
+                    [build, lambda: build(256)], label, ("512-bit", "256-bit")
+                )
+            else:
+                entry = build()
             self._variant_entries[(tag, buf)] = entry
             self.specializations += 1
             return entry

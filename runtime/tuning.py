@@ -11,8 +11,17 @@ so the local-size variant of a kernel (``xmux.api.Program._local_size_variant``)
 ways and the launches after it alternate between the builds; once each has run ``WARMUP`` +
 ``SAMPLES`` times, the one with the lower minimum launch time (the first ``WARMUP`` launches of
 a build not counted: they follow its compilation, with cold caches and sleeping workers) is
-kept for good. The minimum, not the median: noise on a shared machine only ever adds time.
-Each choice is logged (logger ``xmux.runtime.tuning``, level INFO).
+kept. The minimum, not the median: noise on a shared machine only ever adds time.
+
+The faster build can change while a program runs: on the bench's VM the memory system switches
+between two phases minutes apart (``bench/memprobe.py``), and saxpy is 4% faster at 512 bits in
+one and vecadd 3.5% faster at 256 bits in the other. So a choice is re-checked: once
+``RECHECK_S`` seconds and ``RECHECK_FACTOR`` times the launch time the last round of samples
+took have passed, the next launches sample both builds again (the choice stands meanwhile for
+launches on other threads: every launch still runs one build exactly once). A round costs
+``WARMUP + SAMPLES`` launches of the other build, at most 1/``RECHECK_FACTOR`` of the time. A
+changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
+re-confirmations at DEBUG).
 
 Every launch runs exactly once, on one build or the other; the builds compute the same results
 bit for bit unless the code lets LLVM reassociate, contract or approximate floating-point
@@ -26,15 +35,30 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 
-__all__ = ["SAMPLES", "WARMUP", "VectorWidthTuner", "may_tune", "launches_to_settle"]
+__all__ = [
+    "RECHECK_FACTOR",
+    "RECHECK_S",
+    "SAMPLES",
+    "WARMUP",
+    "VectorWidthTuner",
+    "launches_to_settle",
+    "may_tune",
+]
 
 _log = logging.getLogger(__name__)
 
 #: launches per build that are not counted, then timed launches per build before choosing
 WARMUP = 1
 SAMPLES = 4
+#: a choice is sampled again after this many seconds and this many times the round's launch time
+RECHECK_S = 2.0
+RECHECK_FACTOR = 50.0
+
+#: the clock of the re-check deadlines (tests replace it)
+_now = time.perf_counter
 
 _WIDTH_DEPENDENT = re.compile(r"(?<![%@\w.\"])(reassoc|fast|contract|afn)\b")
 
@@ -50,11 +74,14 @@ def may_tune(ir_text: str) -> bool:
 
 
 class VectorWidthTuner:
-    """Builds of one variant, tried in turn on real launches until one is chosen.
+    """Builds of one variant, tried in turn on real launches; the faster is chosen, and the
+    choice re-checked from time to time.
 
     ``builds`` make the entry hooks (called lazily, the first time a build's turn comes).
-    ``next_entry()`` gives the entry for the next launch, ``record(seconds)`` its launch time;
-    ``record`` returns the chosen entry once every build has run ``WARMUP + SAMPLES`` times."""
+    ``next_entry()`` gives the entry for the next launch; while ``sampling``, the caller passes
+    that launch's time to ``record(seconds)``, which returns the chosen entry once every build
+    has run ``WARMUP + SAMPLES`` times in this round. ``due`` is when the choice is sampled
+    again (``_now()`` clock; None while sampling)."""
 
     def __init__(
         self,
@@ -70,20 +97,51 @@ class VectorWidthTuner:
         self._times: list[list[float]] = [[] for _ in self._builds]
         self._turn = 0
         self._current = 0
+        self._chosen: int | None = None
+        self._due = 0.0
+        self._spent = 0.0
+        self._rounds = 0
+        self._last = -1
         self._lock = threading.Lock()
+
+    @property
+    def sampling(self) -> bool:
+        return self._chosen is None
+
+    @property
+    def due(self) -> float | None:
+        return None if self._chosen is None else self._due
+
+    @property
+    def chosen_entry(self) -> object | None:
+        return None if self._chosen is None else self._entries[self._chosen]
 
     def next_entry(self) -> object:
         with self._lock:
+            if self._chosen is not None:
+                if _now() < self._due:
+                    return self._entries[self._chosen]
+                self._start_round()
             i = self._turn % len(self._builds)
             if self._entries[i] is None:
                 self._entries[i] = self._builds[i]()
             self._current = i
             return self._entries[i]
 
+    def _start_round(self) -> None:
+        self._chosen = None
+        self._runs = [0] * len(self._builds)
+        self._times = [[] for _ in self._builds]
+        self._spent = 0.0
+        self._turn = 0
+
     def record(self, seconds: float) -> object | None:
         with self._lock:
+            if self._chosen is not None:
+                return None  # a launch of the chosen build that began before the choice
             i = self._current
             self._runs[i] += 1
+            self._spent += seconds
             if self._runs[i] > WARMUP:
                 self._times[i].append(seconds)
             self._turn += 1
@@ -92,10 +150,16 @@ class VectorWidthTuner:
             best = min(range(len(self._times)), key=lambda i: min(self._times[i]))
             times = zip(self.names, self._times, strict=True)
             summary = ", ".join(f"{n} {min(t) * 1e3:.3f} ms" for n, t in times)
-            _log.info("%s: %s -> %s", self.label, summary, self.names[best])
+            level = logging.INFO if self._rounds == 0 or best != self._last else logging.DEBUG
+            again = f" (re-check {self._rounds})" if self._rounds else ""
+            _log.log(level, "%s%s: %s -> %s", self.label, again, summary, self.names[best])
+            self._rounds += 1
+            self._last = self._chosen = best
+            self._due = _now() + max(RECHECK_S, RECHECK_FACTOR * self._spent)
             return self._entries[best]
 
     @property
     def best_times(self) -> list[float | None]:
-        """Fastest counted launch per build so far (None before one was counted)."""
+        """Fastest counted launch per build in this (or the last) round of samples (None
+        before one was counted)."""
         return [min(t) if t else None for t in self._times]

@@ -20,7 +20,7 @@ import pytest
 
 import xmux
 from xmux.errors import XmuxError
-from xmux.runtime import jit
+from xmux.runtime import jit, tuning
 from xmux.runtime import spec_constants as rt
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -428,6 +428,25 @@ def test_values_with_local_size_variants(mode):
     assert (prog._variants.get(("scale", (64, 1, 1)), 0) is not None) == (mode == "emulated")
     if mode == "native":  # launch 1: the program's own code (defaults); then one variant
         assert prog._spec.specializations == 4  # per distinct value set: 3.0, -1.5, 2.0, 0.25
+
+
+@pytest.mark.skipif(not jit.host_has_wide_vectors(), reason="no 512-bit vectors: nothing to tune")
+def test_specialized_variants_are_tuned_per_value_set():
+    """A JIT-specialized variant picks its vector width as an emulated one does: each value
+    set's variant samples both builds, and every sample computes the exact values."""
+    prog = xmux.compile(SCALE, cache=False)
+    k = prog["scale"]
+    x = np.ones(256, np.float32)
+    values = [3.0] * (1 + tuning.launches_to_settle()) + [0.5, 0.5]
+    for i, s in enumerate(values):
+        x[:] = 1
+        k(x, global_size=256, local_size=64, spec_constants={"scale": s})
+        np.testing.assert_array_equal(x, s, err_msg=f"launch {i}")
+    tuners = prog._spec._variant_entries
+    assert len(tuners) == 2 and all(isinstance(t, tuning.VectorWidthTuner) for t in tuners.values())
+    by_value = {t.sampling for t in tuners.values()}
+    assert by_value == {False, True}  # 3.0 settled; 0.5 (two launches so far) still sampling
+    assert prog._spec.specializations == 3  # launch 0: the whole program for 3.0; 2 variants
 
 
 def test_jit_specialization_folds_the_values():

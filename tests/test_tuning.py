@@ -32,6 +32,34 @@ def test_tuner_alternates_builds_lazily_and_keeps_the_faster() -> None:
     assert built == ["wide", "narrow"]  # each built once, on its first turn
     assert seen == ["wide", "narrow"] * (tuning.WARMUP + tuning.SAMPLES)
     assert t.best_times == [2.0, 1.0]
+    assert not t.sampling and t.chosen_entry == "narrow"
+
+
+def test_a_choice_is_sampled_again_when_due_and_may_change(monkeypatch) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(tuning, "_now", lambda: clock[0])
+    t = tuning.VectorWidthTuner([lambda: "wide", lambda: "narrow"])
+
+    def round_with(times: dict[str, float]) -> object:
+        chosen = None
+        launches = 0
+        while chosen is None:
+            chosen = t.record(times[t.next_entry()])  # type: ignore[index]
+            launches += 1
+        assert launches == tuning.launches_to_settle()
+        return chosen
+
+    times = {"wide": 2.0, "narrow": 1.0}
+    assert round_with(times) == "narrow"
+    spent = (tuning.WARMUP + tuning.SAMPLES) * 3.0
+    assert t.due == 100.0 + max(tuning.RECHECK_S, tuning.RECHECK_FACTOR * spent)
+    clock[0] = t.due - 1e-3  # not yet due: the choice stands, launches are not samples
+    assert t.next_entry() == "narrow" and not t.sampling
+    assert t.record(5.0) is None
+    clock[0] = t.due
+    times = {"wide": 1.0, "narrow": 2.0}  # the machine changed: the other build is faster now
+    assert round_with(times) == "wide"
+    assert t.chosen_entry == "wide" and t.best_times == [1.0, 2.0]
 
 
 def test_reassociating_code_is_not_tuned() -> None:
@@ -80,14 +108,36 @@ def test_launches_choose_a_build_and_results_stay_exact() -> None:
     for i in range(launches):
         k(a, np.float32(2.0), global_size=(n,), local_size=(128,))
         np.testing.assert_array_equal(a, np.full(n, 2.0 ** (i + 1), np.float32))
-        variant = prog._variants.get(("scale", (128, 1, 1)))
-        tuning_now = 1 <= i < tuning.launches_to_settle()
-        assert isinstance(variant, tuning.VectorWidthTuner) == tuning_now
+        tuner = prog._variants.get(("scale", (128, 1, 1)))
+        sampling = 1 <= i < tuning.launches_to_settle()
+        assert i == 0 or isinstance(tuner, tuning.VectorWidthTuner)
+        assert tuner is None or tuner.sampling == sampling
     assert prog._variant_settled(k, k._ndrange((n,), (128,), None))
-    chosen = prog._variants[("scale", (128, 1, 1))]
     assert k._repeat is None  # the last tuning launch ran a build that may not be the chosen one
     k(a, np.float32(0.5), global_size=(n,), local_size=(128,))
-    assert k._repeat is not None and k._repeat.entry is chosen
+    assert k._repeat is not None and k._repeat.entry is tuner.chosen_entry
+    assert k._repeat.until == tuner.due
+
+
+@wide
+def test_a_due_recheck_leaves_the_fast_path_and_samples_with_exact_results(monkeypatch) -> None:
+    clock = [0.0]
+    monkeypatch.setattr(tuning, "_now", lambda: clock[0])
+    prog = xmux.compile(SCALE, cache=False)
+    k = prog["scale"]
+    n = 1 << 12
+    a = np.ones(n, np.float32)
+    launches = 1 + tuning.launches_to_settle()
+    for _ in range(launches + 1):  # the last one sets up the fast path
+        k(a, np.float32(1.0), global_size=(n,), local_size=(128,))
+    tuner = prog._variants[("scale", (128, 1, 1))]
+    assert k._repeat is not None and not tuner.sampling
+    clock[0] = tuner.due  # due: the next launch is a sample again, not a replay
+    for i in range(tuning.launches_to_settle()):
+        k(a, np.float32(2.0), global_size=(n,), local_size=(128,))
+        np.testing.assert_array_equal(a, np.full(n, 2.0 ** (i + 1), np.float32))
+        assert tuner.sampling == (i < tuning.launches_to_settle() - 1)
+    assert tuner._rounds == 2 and tuner.due is not None and tuner.due > clock[0]
 
 
 @wide

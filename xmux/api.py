@@ -248,11 +248,15 @@ class _Repeat:
     (same objects, same shape and strides: numpy cannot move an array's data without
     changing its size) and equal scalars and sizes: most loops relaunch like that, and the
     argument checks and packing cost more after a kernel that streamed through the caches.
-    Arrays are held by weak reference (a dead one never matches)."""
+    Arrays are held by weak reference (a dead one never matches). ``until``: when the entry's
+    vector-width choice is due for a re-check (``runtime/tuning.py``), after which launches
+    take the full path again."""
 
-    __slots__ = ("args", "views", "sizes", "packed", "nd", "entry", "threads")
+    __slots__ = ("args", "views", "sizes", "packed", "nd", "entry", "threads", "until")
 
-    def __init__(self, info: KernelInfo, args, sizes, packed, nd, entry, threads) -> None:
+    def __init__(
+        self, info: KernelInfo, args, sizes, packed, nd, entry, threads, until=None
+    ) -> None:
         memref = [a.kind == "memref" for a in info.args]
         self.args = tuple(weakref.ref(a) if m else a for a, m in zip(args, memref, strict=True))
         self.views = tuple(
@@ -263,6 +267,7 @@ class _Repeat:
         self.nd = nd
         self.entry = entry
         self.threads = threads
+        self.until = until
 
     def matches(self, args: tuple, sizes: tuple) -> bool:
         try:
@@ -319,7 +324,9 @@ class Kernel:
         repeat = self._repeat
         if repeat is not None and spec_constants is None:
             sizes = (global_size, local_size, global_offset, threads)
-            if repeat.matches(args, sizes):
+            if repeat.matches(args, sizes) and (
+                repeat.until is None or tuning._now() < repeat.until
+            ):
                 launch.run_ndrange(repeat.entry, repeat.packed.address, repeat.nd, repeat.threads)
                 return
         info = self.info
@@ -336,20 +343,20 @@ class Kernel:
             packed = launch.PackedArgs(self._spec_info, (*args, *extra))
         else:
             packed = launch.PackedArgs(info, args)
-        entry = self.program._local_size_variant(self, nd, values)
+        entry, tuner = self.program._local_size_variant(self, nd, values)
         if entry is None and spec is not None and spec.table.mode == "native":
             entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
         entry = entry or self._entry
         n = threads or self.program.threads or launch.default_threads()
-        tuner = self.program._tuner(self, nd)
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
-        if tuner is not None:
-            self.program._tuned(self, nd, tuner, time.perf_counter() - start)
+        if tuner is not None:  # this launch is a vector-width sample
+            tuner.record(time.perf_counter() - start)
         del keep  # the emulated buffer lives until the launch has finished
         if spec is None and tuner is None and self.program._variant_settled(self, nd):
             sizes = (global_size, local_size, global_offset, threads)
-            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n)
+            until = self.program._recheck_due(self, nd)
+            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until)
 
     def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
         """The checked NDRange; kept per size triple, as a loop launches the same one."""
@@ -407,8 +414,11 @@ class Program:
         #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
         self.tune = True
 
-    def _local_size_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""):
-        """The kernel's entry hook specialised for this launch's local size, if worth it.
+    def _local_size_variant(
+        self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""
+    ) -> tuple[object | None, tuning.VectorWidthTuner | None]:
+        """The kernel's entry hook specialised for this launch's local size, if worth it, and
+        the tuner whose sample this launch is (``runtime/tuning.py``; None when it is none).
 
         As PoCL does, the work-group function is compiled again with the local size as a
         constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
@@ -417,30 +427,27 @@ class Program:
         with the same local size, so a one-off launch does not pay a second compilation.
         ``XMUX_SPECIALIZE=0`` or ``compile(specialize=False)`` turns it off. With native
         specialization constants the variant is specialized for the launch's ``values`` too
-        (``SpecState.variant_entry``); emulated ones need nothing: same arguments.
+        (``SpecState.variant_entry``, tuned per value set); emulated ones need nothing: same
+        arguments.
         """
         key = self._variant_key(kernel, nd)
         if key is None:
-            return None
+            return None, None
         native_spec = self._spec is not None and self._spec.table.mode == "native"
-        if key in self._variants:
-            if native_spec:
-                return self._spec_variant(kernel, nd, values)
-            variant = self._variants[key]
-            if isinstance(variant, tuning.VectorWidthTuner):
-                return variant.next_entry()
-            return variant
-        seen = self._launch_counts.get(key, 0) + 1
-        self._launch_counts[key] = seen
-        if seen < 2:
-            return None
-        if native_spec:
-            self._variants[key] = None  # lowered lazily per value set by the SpecState
-            return self._spec_variant(kernel, nd, values)
-        self._variants[key] = variant = self._compile_variant(kernel.info, nd.local_size)
+        if key not in self._variants:
+            seen = self._launch_counts.get(key, 0) + 1
+            self._launch_counts[key] = seen
+            if seen < 2:
+                return None, None
+            # native specialization constants: lowered lazily per value set by the SpecState
+            self._variants[key] = (
+                None if native_spec else self._compile_variant(kernel.info, nd.local_size)
+            )
+        variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
         if isinstance(variant, tuning.VectorWidthTuner):
-            return variant.next_entry()
-        return variant
+            entry = variant.next_entry()  # may start a round of samples
+            return entry, variant if variant.sampling else None
+        return variant, None
 
     def _variant_key(self, kernel: Kernel, nd: launch.NDRange) -> tuple | None:
         """The key of the local-size variant a launch over ``nd`` may get (None: never)."""
@@ -451,29 +458,21 @@ class Program:
         return (kernel.name, nd.local_size)
 
     def _variant_settled(self, kernel: Kernel, nd: launch.NDRange) -> bool:
-        """Whether every later launch over ``nd`` runs the entry hook this one ran."""
+        """Whether the later launches over ``nd`` run the entry hook this one ran (until the
+        re-check of a tuned choice, ``_recheck_due``)."""
         key = self._variant_key(kernel, nd)
         if key is None:
             return True
-        return key in self._variants and not isinstance(
-            self._variants[key], tuning.VectorWidthTuner
-        )
+        if key not in self._variants:
+            return False
+        variant = self._variants[key]
+        return not isinstance(variant, tuning.VectorWidthTuner) or not variant.sampling
 
-    def _tuner(self, kernel: Kernel, nd: launch.NDRange) -> tuning.VectorWidthTuner | None:
-        """The tuner choosing the build this launch runs, while it still is choosing (a
-        launch that runs no variant, e.g. with a remainder group, has none)."""
-        if not self._variants:
-            return None
+    def _recheck_due(self, kernel: Kernel, nd: launch.NDRange) -> float | None:
+        """When the vector-width choice of the launch's variant is re-checked (None: never)."""
         key = self._variant_key(kernel, nd)
         variant = self._variants.get(key) if key is not None else None
-        return variant if isinstance(variant, tuning.VectorWidthTuner) else None
-
-    def _tuned(
-        self, kernel: Kernel, nd: launch.NDRange, tuner: tuning.VectorWidthTuner, seconds: float
-    ) -> None:
-        chosen = tuner.record(seconds)
-        if chosen is not None:
-            self._variants[(kernel.name, nd.local_size)] = chosen
+        return variant.due if isinstance(variant, tuning.VectorWidthTuner) else None
 
     def _spec_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes):
         local = nd.local_size
@@ -482,6 +481,8 @@ class Program:
             f"{kernel.name}/{local}",
             values,
             lambda: self._variant_ir(kernel.info, local),
+            tune=self.tune,
+            label=f"kernel '{kernel.name}' local size {local}",
         )
 
     def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> str:
