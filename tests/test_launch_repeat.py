@@ -35,8 +35,8 @@ def axpb():
     return xmux.compile(AXPB, cache=False)["axpb"]
 
 
-def _launch(k, *args, n=N) -> None:
-    k(*args, global_size=(n,), local_size=(64,))
+def _launch(k, *args, n=N, **kw) -> None:
+    k(*args, global_size=(n,), local_size=(64,), **kw)
 
 
 def test_repeated_launches_see_new_scalars_and_data(axpb) -> None:
@@ -108,3 +108,48 @@ def test_checks_still_apply_after_repeats(axpb) -> None:
         _launch(axpb, 1.0, x.astype(np.float64), out, 0)
     with pytest.raises(xmux.LaunchError, match="does not fit in int32"):
         _launch(axpb, 1.0, x, out, 1 << 40)
+
+
+SPEC = """
+spec.specialization_id @w_default = [1.0 : f32, 2.0 : f32] : !llvm.array<2 x f32>
+func.func @weigh(%x: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %w = spec.get_composite "w", @w_default : !llvm.array<2 x f32>
+  %w0 = llvm.extractvalue %w[0] : !llvm.array<2 x f32>
+  %w1 = llvm.extractvalue %w[1] : !llvm.array<2 x f32>
+  %v = memref.load %x[%i] : memref<?xf32>
+  %m = arith.mulf %v, %w0 : f32
+  %r = arith.addf %m, %w1 : f32
+  memref.store %r, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["native", "emulated"])
+def test_spec_constant_launches_replay_only_with_the_same_values(mode: str) -> None:
+    """With specialization constants the values are resolved on every launch: the same value
+    set replays the launch; new call values, a changed array (the same object) or a new
+    program-wide value run with the new values; a bad value still raises."""
+    prog = xmux.compile(SPEC, cache=False, spec_constants=mode)
+    k = prog["weigh"]
+    x = np.arange(N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    w = np.array([3.0, 1.0], np.float32)
+    for _ in range(SETTLE):
+        _launch(k, x, out, spec_constants={"w": w})
+        np.testing.assert_array_equal(out, 3 * x + 1)
+    assert k._repeat is not None
+    replay = k._repeat
+    _launch(k, x, out, spec_constants={"w": w})
+    assert k._repeat is replay  # replayed: nothing packed again
+    w[1] = 5.0  # the same array, new contents
+    _launch(k, x, out, spec_constants={"w": w})
+    np.testing.assert_array_equal(out, 3 * x + 5)
+    prog.set_spec_constant("w", [0.5, 0.0])
+    _launch(k, x, out)
+    np.testing.assert_array_equal(out, 0.5 * x)
+    _launch(k, x, out, spec_constants={"w": w})  # the call's values win over the program's
+    np.testing.assert_array_equal(out, 3 * x + 5)
+    with pytest.raises(xmux.XmuxError, match="specialization constant 'w'"):
+        _launch(k, x, out, spec_constants={"w": [1.0, 2.0, 3.0]})

@@ -250,12 +250,17 @@ class _Repeat:
     argument checks and packing cost more after a kernel that streamed through the caches.
     Arrays are held by weak reference (a dead one never matches). ``until``: when the entry's
     vector-width choice is due for a re-check (``runtime/tuning.py``), after which launches
-    take the full path again."""
+    take the full path again. With specialization constants the launch's values are resolved
+    every time and must equal ``values`` (the blob the entry and the packed buffer address
+    were made for; ``keep``: the emulated buffer)."""
 
-    __slots__ = ("args", "views", "sizes", "packed", "nd", "entry", "threads", "until")
+    __slots__ = (
+        "args", "views", "sizes", "packed", "nd", "entry", "threads", "until", "values", "keep"
+    )
 
     def __init__(
-        self, info: KernelInfo, args, sizes, packed, nd, entry, threads, until=None
+        self, info: KernelInfo, args, sizes, packed, nd, entry, threads, until=None,
+        values: bytes = b"", keep: object = None,
     ) -> None:
         memref = [a.kind == "memref" for a in info.args]
         self.args = tuple(weakref.ref(a) if m else a for a, m in zip(args, memref, strict=True))
@@ -268,6 +273,8 @@ class _Repeat:
         self.entry = entry
         self.threads = threads
         self.until = until
+        self.values = values
+        self.keep = keep
 
     def matches(self, args: tuple, sizes: tuple) -> bool:
         try:
@@ -321,19 +328,26 @@ class Kernel:
         """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored."""
+        info = self.info
+        spec = self.program._spec
+        target = None
         repeat = self._repeat
-        if repeat is not None and spec_constants is None:
+        if repeat is not None:
             sizes = (global_size, local_size, global_offset, threads)
             if repeat.matches(args, sizes) and (
                 repeat.until is None or tuning._now() < repeat.until
             ):
-                launch.run_ndrange(repeat.entry, repeat.packed.address, repeat.nd, repeat.threads)
-                return
-        info = self.info
+                if spec is not None:  # the values are read (and checked) on every launch
+                    target = spec.resolve(info.name, spec_constants)
+                if (spec_constants is None if spec is None else target.buffer == repeat.values):
+                    launch.run_ndrange(
+                        repeat.entry, repeat.packed.address, repeat.nd, repeat.threads
+                    )
+                    return
         extra, keep, values = (), None, b""
-        spec = self.program._spec
         if spec is not None:
-            _, extra, keep, values = spec.resolve(info.name, spec_constants)
+            target = target or spec.resolve(info.name, spec_constants)
+            _, extra, keep, values = target
         else:
             _spec.reject_values(f"kernel '{info.name}'", spec_constants)
         nd = self._ndrange(global_size, local_size, global_offset)
@@ -344,19 +358,20 @@ class Kernel:
         else:
             packed = launch.PackedArgs(info, args)
         entry, tuner = self.program._local_size_variant(self, nd, values)
+        sample = tuner is not None and tuner.sampling  # this launch is a vector-width sample
         if entry is None and spec is not None and spec.table.mode == "native":
             entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
         entry = entry or self._entry
         n = threads or self.program.threads or launch.default_threads()
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
-        if tuner is not None:  # this launch is a vector-width sample
-            tuner.record(time.perf_counter() - start)
-        del keep  # the emulated buffer lives until the launch has finished
-        if spec is None and tuner is None and self.program._variant_settled(self, nd):
+        if sample:
+            tuner.record(time.perf_counter() - start)  # type: ignore[union-attr]
+        elif self.program._variant_settled(self, nd):
             sizes = (global_size, local_size, global_offset, threads)
-            until = self.program._recheck_due(self, nd)
-            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until)
+            until = tuner.due if tuner is not None else None
+            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until, values, keep)
+        del keep  # the emulated buffer lives until the launch has finished
 
     def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
         """The checked NDRange; kept per size triple, as a loop launches the same one."""
@@ -418,7 +433,8 @@ class Program:
         self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""
     ) -> tuple[object | None, tuning.VectorWidthTuner | None]:
         """The kernel's entry hook specialised for this launch's local size, if worth it, and
-        the tuner whose sample this launch is (``runtime/tuning.py``; None when it is none).
+        the variant's vector-width tuner (``runtime/tuning.py``; None: not tuned). The launch
+        is one of the tuner's samples when it is ``sampling`` after this call.
 
         As PoCL does, the work-group function is compiled again with the local size as a
         constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
@@ -445,8 +461,7 @@ class Program:
             )
         variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
         if isinstance(variant, tuning.VectorWidthTuner):
-            entry = variant.next_entry()  # may start a round of samples
-            return entry, variant if variant.sampling else None
+            return variant.next_entry(), variant  # may start a round of samples
         return variant, None
 
     def _variant_key(self, kernel: Kernel, nd: launch.NDRange) -> tuple | None:
@@ -458,21 +473,11 @@ class Program:
         return (kernel.name, nd.local_size)
 
     def _variant_settled(self, kernel: Kernel, nd: launch.NDRange) -> bool:
-        """Whether the later launches over ``nd`` run the entry hook this one ran (until the
-        re-check of a tuned choice, ``_recheck_due``)."""
+        """Whether the later launches over ``nd`` run the variant (or plain kernel) this one
+        ran, as far as compiling goes: False while its variant is still to be built (the
+        vector-width tuner's state is the caller's to check)."""
         key = self._variant_key(kernel, nd)
-        if key is None:
-            return True
-        if key not in self._variants:
-            return False
-        variant = self._variants[key]
-        return not isinstance(variant, tuning.VectorWidthTuner) or not variant.sampling
-
-    def _recheck_due(self, kernel: Kernel, nd: launch.NDRange) -> float | None:
-        """When the vector-width choice of the launch's variant is re-checked (None: never)."""
-        key = self._variant_key(kernel, nd)
-        variant = self._variants.get(key) if key is not None else None
-        return variant.due if isinstance(variant, tuning.VectorWidthTuner) else None
+        return key is None or key in self._variants
 
     def _spec_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes):
         local = nd.local_size
