@@ -591,3 +591,53 @@ def test_bad_mode_and_marker_errors():
                         'spec.get_scalar "scale", @unused : i32')
     with pytest.raises(XmuxError, match=r'spec.get_scalar "scale": read as i32 here but as f32'):
         xmux.compile(bad, cache=False)
+
+
+FIR = """
+spec.specialization_id @ntaps_default = 4 : i32
+spec.specialization_id @taps_default = dense<0.25> : vector<8xf32>
+func.func @fir(%in: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n32 = spec.get_scalar "ntaps", @ntaps_default : i32
+  %n = arith.index_cast %n32 : i32 to index
+  %taps = spec.get_composite "taps", @taps_default : vector<8xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %zero) -> (f32) {
+    %w = vector.extract %taps[%k] : f32 from vector<8xf32>
+    %j = arith.addi %i, %k : index
+    %x = memref.load %in[%j] : memref<?xf32>
+    %p = arith.mulf %w, %x : f32
+    %s = arith.addf %a, %p : f32
+    scf.yield %s : f32
+  }
+  memref.store %acc, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_constant_as_loop_trip_count(mode):
+    """A tap count and a vector of taps as constants (bench/spec_conv.py's FIR): defaults, then
+    other counts, through the plain kernel and its local-size variants, equal numpy's sums taken
+    in the same order."""
+    prog = xmux.compile(FIR, cache=False, spec_constants=mode)
+    k = prog["fir"]
+    n = 1000
+    x = np.random.default_rng(4).random(n + 7).astype(np.float32)
+    out = np.zeros(n, np.float32)
+
+    def expect(taps: np.ndarray, count: int) -> np.ndarray:
+        acc = np.zeros(n, np.float32)
+        for t in range(count):
+            acc = acc + taps[t] * x[t : t + n]
+        return acc
+
+    k(x, out, global_size=n, local_size=8)
+    np.testing.assert_array_equal(out, expect(np.full(8, 0.25, np.float32), 4))
+    taps = np.arange(1, 9, dtype=np.float32) / 8
+    for count in (8, 1, 0, 3, 3, 3, 3, 8):
+        k(x, out, global_size=n, local_size=8, spec_constants={"ntaps": count, "taps": taps})
+        np.testing.assert_array_equal(out, expect(taps, count), err_msg=f"{count} taps")
