@@ -620,9 +620,10 @@ func.func @fir(%in: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel =
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_constant_as_loop_trip_count(mode):
-    """A tap count and a vector of taps as constants (bench/spec_conv.py's FIR): defaults, then
-    other counts, through the plain kernel and its local-size variants, equal numpy's sums taken
-    in the same order."""
+    """A FIR filter's tap count and taps as constants (the count is a loop trip count; emulated,
+    that loop is interchanged with the work-item loop: work_item_loop_interchange/
+    spec_buffer_bound.mlir): defaults, then other counts, through the plain kernel and its
+    local-size variants, equal numpy's sums taken in the same order."""
     prog = xmux.compile(FIR, cache=False, spec_constants=mode)
     k = prog["fir"]
     n = 1000

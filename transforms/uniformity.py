@@ -9,7 +9,9 @@ Terms used by ``work-item-loops``, ``work-item-loop-interchange`` and
 * **uniform pure**: pure and the same for every work-item of a group when its operands are:
   every op above except the queries whose result varies per work-item
   (``VARYING_QUERIES``). Like PoCL's VariableUniformityAnalysis this is conservative: a load
-  is never uniform, even from a uniform address.
+  is never uniform, even from a uniform address, except a load of an emulated
+  specialization constant (``spec.buffer_load``: the runtime fills that buffer before the
+  launch and no kernel code can write it), which is pure like the ``spec.*`` op it replaced.
 * **divergent condition**: a condition that provably differs between the work-items of a
   group of more than one work-item: ``local id ==/!= uniform`` (through casts and adding or
   subtracting uniform values), in a dimension whose size is not known to be 1. A barrier
@@ -24,7 +26,7 @@ from xdsl.dialects import arith, llvm, memref
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
-from xmux.dialects import mux
+from xmux.dialects import attrs, mux
 
 #: Queries whose result differs between the work-items of a group.
 VARYING_QUERIES: tuple[type[Operation], ...] = (
@@ -44,6 +46,8 @@ def is_pure(op: Operation) -> bool:
         return True
     if op.regions or op.has_trait(IsTerminator):
         return False
+    if isinstance(op, llvm.LoadOp) and attrs.is_spec_buffer_load(op):
+        return True  # emulated specialization constants: a buffer nothing writes in a launch
     if isinstance(op, (mux.SetLocalIdOp, memref.LoadOp, llvm.LoadOp)):
         return False
     return is_side_effect_free(op)
