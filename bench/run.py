@@ -937,10 +937,10 @@ def report_spec(R: dict) -> list[str]:
              f"{verdict(rs, TARGET_RESPEC_MS, True, 'ms')} |")
     L.append(f"| cached repeat launch adds ≤ {TARGET_CACHED_LAUNCH_MS:.0f} ms | {fmt(cl)} ms | "
              f"{verdict(cl, TARGET_CACHED_LAUNCH_MS, True, 'ms')} |")
-    fir = sc.get("data", {}).get("fir", {}).get("steady")
-    if fir:
-        L.append(f"| (no target) FIR with the tap count and taps as constants: xmux-jit ÷ "
-                 f"xmux-emulated | {fmt(fir['xmux-jit']['ratio_vs']['xmux-emulated'])}× | |")
+    wst = sc.get("data", {}).get("width", {}).get("steady")
+    if wst:
+        L.append(f"| (no target) image width as a constant, divisions by it: xmux-jit ÷ "
+                 f"xmux-emulated | {fmt(wst['xmux-jit']['ratio_vs']['xmux-emulated'])}× | |")
     L.append("")
     return L
 

@@ -76,52 +76,47 @@ func.func @conv(%in: memref<?x?xf32>, %out: memref<?x?xf32>)
 """
 
 
-#: where the values shape the code: a FIR filter whose tap count and taps are specialization
-#: constants. Specialized, the tap loop has a literal trip count: LLVM unrolls it and vectorizes
-#: the work-item loop around it; emulated, it runs a loop of runtime length per work-item.
-FIR = """
-spec.specialization_id @ntaps_default = 16 : i32
-spec.specialization_id @taps_default = dense<1.0> : vector<16xf32>
-func.func @fir(%in: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+#: where the values shape the code: the width of an image indexed linearly is a specialization
+#: constant. Specialized, LLVM turns the division and remainder by it into multiplications and
+#: shifts and vectorizes them; emulated, x86 has no vector integer division, so every
+#: work-item divides on its own (``divl``).
+WIDTH = """
+spec.specialization_id @width_default = 1000 : i32
+func.func @coords(%in: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
   %i = mux.get_global_id 0 : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n32 = spec.get_scalar "ntaps", @ntaps_default : i32
-  %n = arith.index_cast %n32 : i32 to index
-  %taps = spec.get_composite "taps", @taps_default : vector<16xf32>
-  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%a = %zero) -> (f32) {
-    %w = vector.extract %taps[%k] : f32 from vector<16xf32>
-    %j = arith.addi %i, %k : index
-    %x = memref.load %in[%j] : memref<?xf32>
-    %p = arith.mulf %w, %x : f32
-    %s = arith.addf %a, %p : f32
-    scf.yield %s : f32
-  }
-  memref.store %acc, %out[%i] : memref<?xf32>
+  %i32 = arith.index_cast %i : index to i32
+  %w = spec.get_scalar "width", @width_default : i32
+  %row = arith.divui %i32, %w : i32
+  %col = arith.remui %i32, %w : i32
+  %rf = arith.uitofp %row : i32 to f32
+  %cf = arith.uitofp %col : i32 to f32
+  %v = memref.load %in[%i] : memref<?xf32>
+  %a = arith.mulf %v, %rf : f32
+  %r = arith.addf %a, %cf : f32
+  memref.store %r, %out[%i] : memref<?xf32>
   func.return
 }
 """
-FIR_TAPS = 9
+#: a 1080p frame's width
+IMAGE_WIDTH = 1920
 
 
-def measure_fir(quick: bool) -> dict:
-    """The FIR kernel, JIT-specialized vs emulated (interleaved), verified against numpy."""
+def measure_width(quick: bool) -> dict:
+    """``out[i] = in[i] * (i / W) + i % W`` with W a specialization constant, JIT-specialized
+    vs emulated (interleaved), checked bit for bit against numpy."""
     import xmux
     from xmux.runtime import tuning
 
     n = 1 << (14 if quick else 22)
-    rng = np.random.default_rng(3)
-    x = wl.aligned(rng.random(n + 15).astype(np.float32))
+    x = wl.aligned(np.random.default_rng(3).random(n).astype(np.float32))
     out = wl.empty(n)
-    taps = np.zeros(16, np.float32)
-    taps[:FIR_TAPS] = rng.random(FIR_TAPS).astype(np.float32)
-    ref = sum(np.float64(taps[k]) * x[k : k + n] for k in range(FIR_TAPS))
-    values = {"ntaps": FIR_TAPS, "taps": taps}
-    r: dict = {"n": n, "taps": FIR_TAPS, "verify": {}}
+    idx = np.arange(n, dtype=np.uint32)
+    ref = x * (idx // IMAGE_WIDTH).astype(np.float32) + (idx % IMAGE_WIDTH).astype(np.float32)
+    values = {"width": IMAGE_WIDTH}
+    r: dict = {"n": n, "width": IMAGE_WIDTH, "verify": {}}
     backends = []
     for label, mode in (("xmux-jit", "native"), ("xmux-emulated", "emulated")):
-        k = xmux.compile(FIR, cache=False, spec_constants=mode)["fir"]
+        k = xmux.compile(WIDTH, cache=False, spec_constants=mode)["coords"]
 
         def run(k=k) -> None:
             k(x, out, global_size=(n,), local_size=(256,), spec_constants=values)
@@ -130,7 +125,7 @@ def measure_fir(quick: bool) -> dict:
             run()
         out[:] = np.nan
         run()
-        r["verify"][label] = bl.check("fir_spec", label, out, ref, 1e-5, 1e-6)
+        r["verify"][label] = bl.check("coords_spec", label, out, ref, 0.0, 0.0)
         backends.append(bl.Backend(label, "xmux", call=run))
     r["steady"] = timing.interleaved(backends)
     return r
@@ -386,8 +381,8 @@ def main() -> int:
         kb(small_img, small_out, w, global_size=(64, 4), local_size=(64, 4))
         small["buffer"].append(time.perf_counter() - t)
     results["one_group_launch_us"] = {k: statistics.median(v) * 1e6 for k, v in small.items()}
-    results["fir"] = measure_fir(args.quick)
-    ok &= all(results["fir"]["verify"].values())
+    results["width"] = measure_width(args.quick)
+    ok &= all(results["width"]["verify"].values())
 
     report(results)
     if args.json:
@@ -444,25 +439,25 @@ def report(r: dict) -> None:
               f"{r['pocl'].get('build_ms', 0):.0f} ms")
     if "pocl_error" in r:
         print(f"- PoCL not measured: {r['pocl_error']}")
-    fir = r.get("fir")
-    if fir:
-        fs = fir["steady"]
-        print(f"\n## Where the values shape the code: FIR filter, 2^{fir['n'].bit_length() - 1} "
-              f"outputs, {fir['taps']} taps (tap count and taps are specialization constants)\n")
-        print("JIT-specialized, the tap loop has a literal trip count, so LLVM unrolls it and "
-              "vectorizes the work-item loop around it; emulated, every work-item runs a loop "
-              "of runtime length (the same pipeline, the values unknown to LLVM).\n")
+    wr = r.get("width")
+    if wr:
+        ws = wr["steady"]
+        print(f"\n## Where the values shape the code: image width {wr['width']} as a constant, "
+              f"2^{wr['n'].bit_length() - 1} pixels indexed linearly\n")
+        print("`out[i] = in[i] * (i / W) + i % W`. JIT-specialized, LLVM turns the division and "
+              "remainder by the literal W into multiplications and shifts and vectorizes them; "
+              "emulated, W is known only at run time and x86 has no vector integer division, "
+              "so each work-item divides on its own.\n")
         print("| backend | kernel ms median [p10–p90] | ratio vs xmux-jit (paired medians) |")
         print("|---|---|---:|")
-        for label, o in fs.items():
+        for label, o in ws.items():
             m = o["wall_ms"]
             ratio = o["ratio_vs"].get("xmux-jit", 1.0)
             print(f"| {label} | {m['median']:.3f} [{m['p10']:.3f}–{m['p90']:.3f}] | "
                   f"{ratio:.2f} |")
-        print(f"\n- xmux-jit vs xmux-emulated: {fs['xmux-jit']['ratio_vs']['xmux-emulated']:.3f}×; "
-              f"verified against numpy: "
-              f"{', '.join(k for k, v in fir['verify'].items() if v) or 'none'}")
-
+        print(f"\n- xmux-jit vs xmux-emulated: {ws['xmux-jit']['ratio_vs']['xmux-emulated']:.3f}×; "
+              f"equal to numpy bit for bit: "
+              f"{', '.join(k for k, v in wr['verify'].items() if v) or 'none'}")
 
 if __name__ == "__main__":
     sys.exit(main())
