@@ -351,8 +351,12 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
         o.reset()
         kern(*a, global_size=g_, local_size=l_, **kw)
         check(kname, label, o.result(kname), ref)
-        return bl.Backend(label, "xmux", call=lambda: kern(
-            *a, global_size=g_, local_size=l_, **kw))
+
+        def call() -> dict:  # the kernel time, as PoCL's profiling events give theirs
+            p = kern(*a, global_size=g_, local_size=l_, profile=True, **kw)
+            return {"event": p.seconds}
+
+        return bl.Backend(label, "xmux", call=call)
 
     for name in COMPILE_KERNELS:
         g, lsz = wl.launch_shape(name, s)
@@ -535,9 +539,23 @@ def cell(r: dict | None, key: str = "wall_ms") -> str:
 
 
 def ratio(r: dict | None, other: str) -> float | None:
+    """Paired ratio of the backends' judged times: kernel (event) time where a backend has
+    one (xmux ``profile=True``, PoCL events), else wall time."""
     if not r:
         return None
     return r.get("ratio_vs", {}).get(other)
+
+
+def wratio(r: dict | None, other: str) -> float | None:
+    """Like ``ratio`` with this backend's wall time (the whole launch call) instead."""
+    if not r:
+        return None
+    return r.get("wall_ratio_vs", r.get("ratio_vs", {})).get(other)
+
+
+def kcell(r: dict | None) -> str:
+    """Kernel time where the backend reports one, else wall time."""
+    return cell(r, "event_ms" if r and "event_ms" in r else "wall_ms")
 
 
 def shown_argv(argv: list[str]) -> list[str]:
@@ -616,33 +634,38 @@ def make_report(R: dict) -> str:
                 if sw["dropped_env"] else "") + "\n")
 
     L.append("## Kernel time\n")
-    L.append("Median [p10–p90] ms. xmux = wall time of the blocking launch call "
-             "(`k(*args, global_size=…, local_size=…)`: argument checks, packing, thread pool "
-             "and the kernel); **xmux reqd** = the same kernel with "
+    L.append("Median [p10–p90] ms. xmux kernel = `k(..., profile=True).seconds`: the thread "
+             "pool's run of the work-groups, hand-off and join included (as PoCL's profiling "
+             "events time its kernels); xmux wall = the whole blocking launch call "
+             "(`k(*args, global_size=…, local_size=…)`: argument checks and packing too); "
+             "**xmux reqd** = the same kernel with "
              "`mux.reqd_work_group_size` = its local size; PoCL kernel = profiling-event time, "
              "PoCL wall = enqueue→`wait()`; gcc (ref.c, `-O3 -march=native -fopenmp`) and numpy "
              "= wall time. Ratios are medians over interleaving rounds of per-round median "
-             "ratios (xmux wall ÷ PoCL *kernel* time). From the second launch with a given "
+             "ratios: xmux ÷ PoCL kernel time to kernel time (the target), xmux wall ÷ PoCL "
+             "kernel beside it, xmux ÷ gcc and ÷ numpy wall to wall. From the second launch "
+             "with a given "
              "local size xmux runs the work-group function compiled for that size "
              "(`Program._local_size_variant`), and on a host with 512-bit vectors the next "
              "launches time it built with 512- and 256-bit vectors and keep the faster "
              "(`runtime/tuning.py`); each backend's untimed set-up runs those launches before "
              "its verification launch, so every timed call runs the code that stays.\n")
-    L.append("| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
-             "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux reqd ÷ PoCL | "
-             "xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ PoCL | verdict | memory 2t÷1t | "
-             "other CPU |")
-    L.append("|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|---:|")
+    L.append("| kernel | size (global / local) | xmux kernel ms | xmux wall ms | xmux reqd "
+             "kernel ms | PoCL kernel ms | PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | "
+             "xmux wall ÷ PoCL | xmux reqd ÷ PoCL | xmux ÷ gcc | xmux ÷ numpy | target xmux ÷ "
+             "PoCL | verdict | memory 2t÷1t | other CPU |")
+    L.append("|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
     for name in wl.KERNELS:
         g = R["steady"].get(name, {})
         x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
         tgt = TARGET_VS_POCL[name]
         rp = ratio(x, "pocl")
         L.append(
-            f"| {name} | {wl.size_label(name, S)} | {cell(x)} | {cell(xr)} | "
+            f"| {name} | {wl.size_label(name, S)} | {kcell(x)} | {cell(x)} | {kcell(xr)} | "
             f"{cell(p, 'event_ms') if p else '—'} | {fmt(p['wall_ms']['median']) if p else '—'} | "
             f"{cell(g.get('gcc'))} | {cell(g.get('numpy'))} | {fmt(rp)}× | "
-            f"{fmt(ratio(xr, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | {fmt(ratio(x, 'numpy'))}× | "
+            f"{fmt(wratio(x, 'pocl'))}× | {fmt(ratio(xr, 'pocl'))}× | {fmt(wratio(x, 'gcc'))}× | "
+            f"{fmt(wratio(x, 'numpy'))}× | "
             f"≤ {tgt}× | {verdict(rp, tgt, True)} | {memory(R, name)} | {other_cpu(R, name)} |")
     L.append("\n**other CPU** = CPU time used by other processes on this machine while the row "
              "was measured, in % of the machine (a busy neighbour on 2 cores distorts that row). "
@@ -653,7 +676,8 @@ def make_report(R: dict) -> str:
              "two, so compare rows of one phase (the section *Runs recorded* lists every run).\n")
 
     L.append("## Threads\n")
-    L.append("xmux `k(..., threads=1)` vs `threads=2`, interleaved. The target is for naive "
+    L.append("xmux `k(..., threads=1)` vs `threads=2` (kernel times), interleaved. The target "
+             "is for naive "
              "matmul; vecadd (memory-bound, ≈1 ms) is shown for comparison.\n")
     L.append("| kernel | 1 thread ms | 2 threads ms | speed-up (1t ÷ 2t) | target | verdict | "
              "memory 2t÷1t | other CPU |")
@@ -666,8 +690,8 @@ def make_report(R: dict) -> str:
         sp = ratio(th["xmux-1t"], "xmux-2t")
         tgt = (f"≥ {TARGET_THREAD_SPEEDUP}× | {verdict(sp, TARGET_THREAD_SPEEDUP, False)}"
                if grp == "threads" else "— | (no target)")
-        L.append(f"| {name} {wl.size_label(name, S)} | {cell(th['xmux-1t'])} | "
-                 f"{cell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} | {memory(R, grp)} | "
+        L.append(f"| {name} {wl.size_label(name, S)} | {kcell(th['xmux-1t'])} | "
+                 f"{kcell(th['xmux-2t'])} | {fmt(sp)}× | {tgt} | {memory(R, grp)} | "
                  f"{other_cpu(R, grp)} |")
     L.append("")
 
@@ -812,32 +836,33 @@ def report_wg(R: dict, S: wl.Sizes) -> list[str]:
          "library\", BASELINE.md), so `reduce_wg` is compared with the gcc block sums "
          "(`ref_block_sums`, OpenMP + `omp simd` reduction) instead. gcc/numpy compute the "
          "same result with plain loops (i-k-j matmul, per-block sums), no local memory.\n",
-         "| kernel | size (global / local) | xmux ms | xmux reqd ms | PoCL kernel ms | "
-         "PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | xmux ÷ gcc | xmux ÷ numpy | "
-         "target | verdict | other CPU |",
-         "|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---|---:|"]
+         "| kernel | size (global / local) | xmux kernel ms | xmux wall ms | xmux reqd "
+         "kernel ms | PoCL kernel ms | PoCL wall ms | gcc -O3 ms | numpy ms | xmux ÷ PoCL | "
+         "xmux ÷ gcc | xmux ÷ numpy | target | verdict | other CPU |",
+         "|---|---|---|---|---|---|---|---|---|---:|---:|---:|---:|---|---:|"]
     for name in wl.KERNELS_WG:
         g = R["steady"].get(name, {})
         x, xr, p = g.get("xmux"), g.get("xmux-reqd"), g.get("pocl")
         if name in TARGET_VS_POCL:
             tv, tgt, tl = ratio(x, "pocl"), TARGET_VS_POCL[name], "PoCL"
         else:
-            tv, tgt, tl = ratio(x, "gcc"), TARGET_WG_VS_GCC[name], "gcc"
+            tv, tgt, tl = wratio(x, "gcc"), TARGET_WG_VS_GCC[name], "gcc"
         tl = f"≤ {tgt}× {tl}"
         pk = cell(p, "event_ms") if p else ("cannot build" if name == "reduce_wg" else "—")
         L.append(
-            f"| {name} | {wl.size_label(name, S)} | {cell(x)} | {cell(xr) if xr else 'n/a'} | "
+            f"| {name} | {wl.size_label(name, S)} | {kcell(x)} | {cell(x)} | "
+            f"{kcell(xr) if xr else 'n/a'} | "
             f"{pk} | {fmt(p['wall_ms']['median']) if p else '—'} | {cell(g.get('gcc'))} | "
-            f"{cell(g.get('numpy'))} | {fmt(ratio(x, 'pocl'))}× | {fmt(ratio(x, 'gcc'))}× | "
-            f"{fmt(ratio(x, 'numpy'))}× | {tl} | {verdict(tv, tgt, True)} | "
+            f"{cell(g.get('numpy'))} | {fmt(ratio(x, 'pocl'))}× | {fmt(wratio(x, 'gcc'))}× | "
+            f"{fmt(wratio(x, 'numpy'))}× | {tl} | {verdict(tv, tgt, True)} | "
             f"{other_cpu(R, name)} |")
     L.append("")
     pr = R["steady"].get(wl.PROBE, {})
     L.append("### Barrier cost\n")
     L.append(f"`barrier_probe` ({wl.size_label(wl.PROBE + '_0', S)}): a loop of 0 / 16 / 64 "
              "iterations of `buf[lid] = buf[lid] * 0.5 + 1` (work-group local memory) each "
-             "followed by a work-group barrier; xmux (`bench/kernels/barrier_probe.mlir`, wall "
-             "time of the launch) and PoCL (`kernels.cl` `barrier_probe`, event time) measured "
+             "followed by a work-group barrier; xmux (`bench/kernels/barrier_probe.mlir`, kernel "
+             "time) and PoCL (`kernels.cl` `barrier_probe`, event time) measured "
              "interleaved in one group. ns per barrier per 256-item work-group = (64-barrier "
              "median − 0-barrier median) ÷ 64 ÷ work-groups; it includes the trivial update "
              "of 256 floats between barriers (launch costs cancel out).\n")
@@ -847,7 +872,7 @@ def report_wg(R: dict, S: wl.Sizes) -> list[str]:
     for b in ("xmux", "pocl"):
         if f"{b}-0" not in pr:
             continue
-        key = "event_ms" if b == "pocl" else "wall_ms"
+        key = "event_ms" if "event_ms" in pr[f"{b}-0"] else "wall_ms"
         ns = barrier_ns(R, b)
         L.append(f"| {b} | " + " | ".join(cell(pr.get(f"{b}-{i}"), key) for i in wl.PROBE_ITERS)
                  + f" | {fmt(ns)} | "
@@ -859,7 +884,7 @@ def report_wg(R: dict, S: wl.Sizes) -> list[str]:
         red = 9 * (S.n_red // S.lsz_red[0])
         def xms(name: str) -> str:
             x = R["steady"].get(name, {}).get("xmux")
-            return fmt(x["wall_ms"]["median"]) if x else "—"
+            return fmt(x.get("event_ms", x["wall_ms"])["median"]) if x else "—"
         L.append(f"\nAt this cost, matmul_tiled's {tiled} work-group barriers take ≈"
                  f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms "
                  f"and reduce_local's {red} barriers ≈{fmt(red * xn * 1e-6)} ms of its "
@@ -877,8 +902,8 @@ def targets_wg(R: dict) -> list[str]:
         if name in TARGET_VS_POCL:
             r, t, w = ratio(x, "pocl"), TARGET_VS_POCL[name], "PoCL"
         else:
-            r, t = ratio(x, "gcc"), TARGET_WG_VS_GCC[name]
-            w = "gcc block sums (PoCL cannot build it)"
+            r, t = wratio(x, "gcc"), TARGET_WG_VS_GCC[name]
+            w = "gcc block sums (PoCL cannot build it; wall to wall)"
         out.append(f"{name}: xmux ÷ {w} = {fmt(r)}× (target ≤ {t}×) → {verdict(r, t, True)}")
     xn, pn = barrier_ns(R, "xmux"), barrier_ns(R, "pocl")
     out.append(f"barrier cost: xmux {fmt(xn)} ns per barrier per 256-item group (target ≤ "
@@ -1047,7 +1072,7 @@ def history_entry(R: dict) -> dict:
         _, sp, gsp = acc_values(R, t)
         vals[f"acc_{t}"] = {"value": sp, "gcc": gsp,
                             "memory": scalings(R.get("acc_sum", {}).get("memprobe", []))}
-    return {"date": R["date"], "commit": R["commit"], "targets": vals}
+    return {"date": R["date"], "commit": R["commit"], "xmux_time": "kernel", "targets": vals}
 
 
 def report_history(entries: list[dict]) -> list[str]:
@@ -1058,7 +1083,8 @@ def report_history(entries: list[dict]) -> list[str]:
          f"`bench/{HISTORY.name}`; all of them, oldest first. In brackets: the memory probes "
          f"around the measurement (gcc 64 MiB sum, 2 threads ÷ 1 thread; ≥ "
          f"{memprobe.SCALING_AT_LEAST}× = *scaling* phase, below = *saturated*). "
-         "**Bold** = target met.\n"]
+         "**Bold** = target met. xmux ÷ PoCL is kernel time ÷ kernel time, except in runs "
+         "marked † (before `profile=True`): xmux wall time ÷ PoCL kernel time.\n"]
     L.append("| run (UTC) | commit | " + " | ".join(
         f"{h} (target {'≤' if le else '≥'} {t}×)" for _, h, t, le in HISTORY_COLUMNS) + " |")
     L.append("|---|---|" + "---:|" * len(HISTORY_COLUMNS))
@@ -1077,7 +1103,8 @@ def report_history(entries: list[dict]) -> list[str]:
             if v.get("memory"):
                 txt += " [" + "/".join(f"{m:.1f}" for m in v["memory"]) + "]"
             cells.append(txt)
-        L.append(f"| {e['date'][:16]} | {e['commit']} | " + " | ".join(cells) + " |")
+        mark = "" if e.get("xmux_time") == "kernel" else " †"
+        L.append(f"| {e['date'][:16]} | {e['commit']}{mark} | " + " | ".join(cells) + " |")
     L.append("")
     return L
 

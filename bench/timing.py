@@ -54,7 +54,9 @@ def williams_orders(n: int) -> list[list[int]]:
 
 def interleaved(backends: list, warm_s: float = WARM_S) -> dict:
     """The baseline's ``interleaved`` result (per backend: reps, rounds, burst, wall_ms,
-    event_ms where a backend reports events, ratio_vs), measured as the module docstring says."""
+    event_ms where a backend reports events, ratio_vs), measured as the module docstring says.
+    Each backend is judged by its event (kernel) time where it reports one, else its wall time;
+    a backend with events also gets ``wall_ratio_vs``: its wall time against the others'."""
     est = {}
     for b in backends:
         smp = b.run(bl.WARMUP)
@@ -83,12 +85,17 @@ def interleaved(backends: list, warm_s: float = WARM_S) -> dict:
              "warm": warm[b.label], "wall_ms": bl.summ([s["wall"] for s in smp])}
         if "event" in smp[0]:
             o["event_ms"] = bl.summ([s["event"] for s in smp])
-        o["ratio_vs"] = {}  # paired round by round
+        # paired round by round; for a backend with events also its wall time's ratios
+        o["ratio_vs"], wall = {}, {}
         for other in backends:
             if other is not b:
+                theirs = [bl.median([t(s) for s in th]) for th in per_round[other.label]]
+                rounds_x = list(zip(per_round[b.label], theirs, strict=True))
                 o["ratio_vs"][other.label] = bl.median(
-                    [bl.median([t(s) for s in mine]) / bl.median([t(s) for s in theirs])
-                     for mine, theirs in zip(per_round[b.label], per_round[other.label],
-                                             strict=True)])
+                    [bl.median([t(s) for s in mine]) / x for mine, x in rounds_x])
+                wall[other.label] = bl.median(
+                    [bl.median([s["wall"] for s in mine]) / x for mine, x in rounds_x])
+        if "event" in smp[0]:
+            o["wall_ratio_vs"] = wall
         out[b.label] = o
     return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import time
 
 import numpy as np
 import pytest
@@ -153,3 +154,23 @@ def test_spec_constant_launches_replay_only_with_the_same_values(mode: str) -> N
     np.testing.assert_array_equal(out, 3 * x + 5)
     with pytest.raises(xmux.XmuxError, match="specialization constant 'w'"):
         _launch(k, x, out, spec_constants={"w": [1.0, 2.0, 3.0]})
+
+
+@pytest.mark.parametrize("spec", [False, True])
+def test_profile_returns_the_kernel_span_on_every_path(axpb, spec: bool) -> None:
+    """``profile=True`` returns start/end timestamps around the pool hand-off and join, on
+    the full path and on replays; within the call's own wall time; None without it."""
+    k = xmux.compile(SPEC, cache=False)["weigh"] if spec else axpb
+    x = np.arange(N, dtype=np.float32)
+    out = np.zeros(N, np.float32)
+    args = (x, out) if spec else (np.float32(1.0), x, out, np.int32(0))
+    kw = {"spec_constants": {"w": [1.0, 0.0]}} if spec else {}
+    for _ in range(SETTLE + 2):
+        before = time.perf_counter()
+        p = k(*args, global_size=(N,), local_size=(64,), profile=True, **kw)
+        after = time.perf_counter()
+        assert isinstance(p, xmux.LaunchProfile)
+        assert before <= p.start <= p.end <= after and p.seconds == p.end - p.start
+        np.testing.assert_array_equal(out, x)
+    assert k._repeat is not None  # the last ones were replays
+    assert k(*args, global_size=(N,), local_size=(64,), **kw) is None

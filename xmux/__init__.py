@@ -7,7 +7,7 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 ```
 """
 
-from xmux.api import Kernel, Program, compile
+from xmux.api import Kernel, LaunchProfile, Program, compile
 from xmux.arrays import aligned, empty, zeros
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
 from xmux.runtime.launch import LocalMemory
@@ -15,6 +15,7 @@ from xmux.runtime.launch import LocalMemory
 __all__ = [
     "Kernel",
     "LaunchError",
+    "LaunchProfile",
     "LocalMemory",
     "NotSupportedError",
     "Program",

@@ -21,6 +21,7 @@ import weakref
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -302,6 +303,20 @@ def _hashable(v: object) -> object:
         return [v]  # unhashable: no caching, NDRange reports what is wrong with it
 
 
+class LaunchProfile(NamedTuple):
+    """A launch's timestamps (``time.perf_counter`` seconds), as OpenCL's profiling events
+    give COMMAND_START / COMMAND_END: ``start`` right before the work-groups are handed to the
+    thread pool (argument checks and packing done), ``end`` once all have finished."""
+
+    start: float
+    end: float
+
+    @property
+    def seconds(self) -> float:
+        """The kernel's run time: the work-groups on the pool, hand-off and join included."""
+        return self.end - self.start
+
+
 class Kernel:
     """A compiled kernel; call it with the kernel's arguments and an NDRange."""
 
@@ -324,10 +339,12 @@ class Kernel:
         global_offset: Sequence[int] | int | None = None,
         threads: int | None = None,
         spec_constants: dict | None = None,
-    ) -> None:
+        profile: bool = False,
+    ) -> LaunchProfile | None:
         """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
-        kernel does not read are accepted and ignored."""
+        kernel does not read are accepted and ignored. ``profile=True`` returns the launch's
+        ``LaunchProfile`` (kernel start and end, without the Python side of the call)."""
         info = self.info
         spec = self.program._spec
         target = None
@@ -340,10 +357,11 @@ class Kernel:
                 if spec is not None:  # the values are read (and checked) on every launch
                     target = spec.resolve(info.name, spec_constants)
                 if (spec_constants is None if spec is None else target.buffer == repeat.values):
+                    start = time.perf_counter()
                     launch.run_ndrange(
                         repeat.entry, repeat.packed.address, repeat.nd, repeat.threads
                     )
-                    return
+                    return LaunchProfile(start, time.perf_counter()) if profile else None
         extra, keep, values = (), None, b""
         if spec is not None:
             target = target or spec.resolve(info.name, spec_constants)
@@ -365,13 +383,15 @@ class Kernel:
         n = threads or self.program.threads or launch.default_threads()
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
+        end = time.perf_counter()
         if sample:
-            tuner.record(time.perf_counter() - start)  # type: ignore[union-attr]
+            tuner.record(end - start)  # type: ignore[union-attr]
         elif self.program._variant_settled(self, nd):
             sizes = (global_size, local_size, global_offset, threads)
             until = tuner.due if tuner is not None else None
             self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until, values, keep)
         del keep  # the emulated buffer lives until the launch has finished
+        return LaunchProfile(start, end) if profile else None
 
     def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
         """The checked NDRange; kept per size triple, as a loop launches the same one."""
