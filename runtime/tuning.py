@@ -17,8 +17,10 @@ The faster build can change while a program runs: on the bench's VM the memory s
 between two phases minutes apart (``bench/memprobe.py``), and saxpy is 4% faster at 512 bits in
 one and vecadd 3.5% faster at 256 bits in the other. So a choice is re-checked: once
 ``RECHECK_S`` seconds and ``RECHECK_FACTOR`` times the launch time the last round of samples
-took have passed, the next launches sample both builds again (the choice stands meanwhile for
-launches on other threads: every launch still runs one build exactly once). A round costs
+took have passed, the next launches sample both builds again (every launch still runs one
+build exactly once). The samples of a round all have one global size, the size the choice
+was made on: a kernel's one-group test launches between its full-size ones neither count nor
+trigger a re-check (they did once, and chose 256 bits for conv3x3 from 2 µs launches). A round costs
 ``WARMUP + SAMPLES`` launches of the other build, at most 1/``RECHECK_FACTOR`` of the time. A
 changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
 re-confirmations at DEBUG).
@@ -102,6 +104,7 @@ class VectorWidthTuner:
         self._spent = 0.0
         self._rounds = 0
         self._last = -1
+        self._size: object = None
         self._lock = threading.Lock()
 
     @property
@@ -117,16 +120,30 @@ class VectorWidthTuner:
         return None if self._chosen is None else self._entries[self._chosen]
 
     def next_entry(self) -> object:
+        return self.next_launch()[0]
+
+    def next_launch(self, size: object = None) -> tuple[object, bool]:
+        """The entry for the next launch, and whether it is a sample (then ``record`` its
+        time). Samples of a round all have one ``size`` (the launch's global size: the
+        first round takes the first size launched, a re-check the size of the choice); a
+        launch of another size meanwhile runs the last choice (else the first build)."""
         with self._lock:
             if self._chosen is not None:
-                if _now() < self._due:
-                    return self._entries[self._chosen]
+                if _now() < self._due or size != self._size:
+                    return self._entries[self._chosen], False
                 self._start_round()
+            elif self._rounds == 0 and not any(self._runs):
+                self._size = size
+            elif size != self._size:
+                return self._entry(max(self._last, 0)), False
             i = self._turn % len(self._builds)
-            if self._entries[i] is None:
-                self._entries[i] = self._builds[i]()
             self._current = i
-            return self._entries[i]
+            return self._entry(i), True
+
+    def _entry(self, i: int) -> object:
+        if self._entries[i] is None:
+            self._entries[i] = self._builds[i]()
+        return self._entries[i]
 
     def _start_round(self) -> None:
         self._chosen = None

@@ -62,6 +62,29 @@ def test_a_choice_is_sampled_again_when_due_and_may_change(monkeypatch) -> None:
     assert t.chosen_entry == "wide" and t.best_times == [1.0, 2.0]
 
 
+def test_samples_of_a_round_share_one_global_size(monkeypatch) -> None:
+    """Launches of another size neither count as samples nor start a re-check; they run the
+    last choice (before any, the first build)."""
+    clock = [0.0]
+    monkeypatch.setattr(tuning, "_now", lambda: clock[0])
+    t = tuning.VectorWidthTuner([lambda: "wide", lambda: "narrow"])
+    times = {"wide": 2.0, "narrow": 1.0}
+    big, small = (1 << 20,), (64,)
+    assert t.next_launch(small) == ("wide", True)  # the first round takes the first size
+    t.record(9.0)
+    chosen, launches = None, 1
+    while chosen is None:
+        assert t.next_launch(big) == ("wide", False)  # another size: no sample
+        entry, sample = t.next_launch(small)
+        assert sample
+        chosen = t.record(times[entry])  # type: ignore[index]
+        launches += 1
+    assert chosen == "narrow" and launches == tuning.launches_to_settle()
+    clock[0] = t.due  # due, but only a launch of the chosen size starts the re-check
+    assert t.next_launch(big) == ("narrow", False) and not t.sampling
+    assert t.next_launch(small)[1] and t.sampling
+
+
 def test_reassociating_code_is_not_tuned() -> None:
     assert tuning.may_tune("%r = fadd float %a, %b\n%s = fmul nnan float %r, %r")
     assert not tuning.may_tune("%r = fadd reassoc float %a, %b")

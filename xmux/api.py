@@ -375,8 +375,7 @@ class Kernel:
             packed = launch.PackedArgs(self._spec_info, (*args, *extra))
         else:
             packed = launch.PackedArgs(info, args)
-        entry, tuner = self.program._local_size_variant(self, nd, values)
-        sample = tuner is not None and tuner.sampling  # this launch is a vector-width sample
+        entry, tuner, sample = self.program._local_size_variant(self, nd, values)
         if entry is None and spec is not None and spec.table.mode == "native":
             entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
         entry = entry or self._entry
@@ -384,9 +383,9 @@ class Kernel:
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
         end = time.perf_counter()
-        if sample:
+        if sample:  # a vector-width sample
             tuner.record(end - start)  # type: ignore[union-attr]
-        elif self.program._variant_settled(self, nd):
+        elif self.program._variant_settled(self, nd) and (tuner is None or not tuner.sampling):
             sizes = (global_size, local_size, global_offset, threads)
             until = tuner.due if tuner is not None else None
             self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until, values, keep)
@@ -451,10 +450,10 @@ class Program:
 
     def _local_size_variant(
         self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""
-    ) -> tuple[object | None, tuning.VectorWidthTuner | None]:
-        """The kernel's entry hook specialised for this launch's local size, if worth it, and
-        the variant's vector-width tuner (``runtime/tuning.py``; None: not tuned). The launch
-        is one of the tuner's samples when it is ``sampling`` after this call.
+    ) -> tuple[object | None, tuning.VectorWidthTuner | None, bool]:
+        """The kernel's entry hook specialised for this launch's local size, if worth it, the
+        variant's vector-width tuner (``runtime/tuning.py``; None: not tuned) and whether the
+        launch is one of its samples (its time goes to ``tuner.record``).
 
         As PoCL does, the work-group function is compiled again with the local size as a
         constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
@@ -468,21 +467,22 @@ class Program:
         """
         key = self._variant_key(kernel, nd)
         if key is None:
-            return None, None
+            return None, None, False
         native_spec = self._spec is not None and self._spec.table.mode == "native"
         if key not in self._variants:
             seen = self._launch_counts.get(key, 0) + 1
             self._launch_counts[key] = seen
             if seen < 2:
-                return None, None
+                return None, None, False
             # native specialization constants: lowered lazily per value set by the SpecState
             self._variants[key] = (
                 None if native_spec else self._compile_variant(kernel.info, nd.local_size)
             )
         variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
         if isinstance(variant, tuning.VectorWidthTuner):
-            return variant.next_entry(), variant  # may start a round of samples
-        return variant, None
+            entry, sample = variant.next_launch(nd.global_size)  # may start a round
+            return entry, variant, sample
+        return variant, None, False
 
     def _variant_key(self, kernel: Kernel, nd: launch.NDRange) -> tuple | None:
         """The key of the local-size variant a launch over ``nd`` may get (None: never)."""
