@@ -347,16 +347,16 @@ def test_every_query_matches_numpy(queries_program, global_size, local_size, off
 # Numerics: loop order, required size, CFG bodies, helpers, DMA, fences
 # ---------------------------------------------------------------------------------------
 
+# each work-item takes a ticket from an atomic counter (a plain load and store of a shared
+# counter would be a data race: hoist-uniform-loads reads such a load once per loop nest)
 ORDER_KERNEL = """
 func.func @order(%out: memref<?xi64>, %ctr: memref<1xi64>)
     attributes {mux.kernel = "entry_point", mux.work_item_order = array<i64: ORDER>} {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i64
   %i = mux.get_local_linear_id : index
-  %n = memref.load %ctr[%c0] : memref<1xi64>
+  %n = "memref.atomic_rmw"(%one, %ctr, %c0) <{kind = 1 : i64}> : (i64, memref<1xi64>, index) -> i64
   memref.store %n, %out[%i] : memref<?xi64>
-  %n1 = arith.addi %n, %one : i64
-  memref.store %n1, %ctr[%c0] : memref<1xi64>
   func.return
 }
 """

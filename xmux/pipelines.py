@@ -27,6 +27,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "lower-sub-group-collectives",
     "lower-work-group-collectives",  # before the barrier passes: collectives become barriers
     "work-item-loops",
+    "hoist-uniform-loads",  # loads every work-item makes alike: once per loop nest
     "work-item-loop-interchange",
     "replace-local-module-scope-variables",
     "define-mux-builtins",
