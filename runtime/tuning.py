@@ -18,9 +18,11 @@ between two phases minutes apart (``bench/memprobe.py``), and saxpy is 4% faster
 one and vecadd 3.5% faster at 256 bits in the other. So a choice is re-checked: once
 ``RECHECK_S`` seconds and ``RECHECK_FACTOR`` times the launch time the last round of samples
 took have passed, the next launches sample both builds again (every launch still runs one
-build exactly once). The samples of a round all have one global size, the size the choice
-was made on: a kernel's one-group test launches between its full-size ones neither count nor
-trigger a re-check (they did once, and chose 256 bits for conv3x3 from 2 µs launches). A round costs
+build exactly once). The samples of a round all have one global size and thread count, those
+the choice was made on: a kernel's one-group test launches between its full-size ones neither
+count nor trigger a re-check (they did once, and chose 256 bits for conv3x3 from 2 µs
+launches); launches of other sizes replay the choice and look at it again every
+``RECHECK_S``. A round costs
 ``WARMUP + SAMPLES`` launches of the other build, at most 1/``RECHECK_FACTOR`` of the time. A
 changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
 re-confirmations at DEBUG).
@@ -115,6 +117,16 @@ class VectorWidthTuner:
     def due(self) -> float | None:
         return None if self._chosen is None else self._due
 
+    def replay_until(self, size: object) -> float | None:
+        """Until when a launch of ``size`` may be replayed with the chosen build: the re-check
+        deadline for the size the choice was made on; for another size (which never starts a
+        re-check) a look at the choice again every ``RECHECK_S``. None while sampling."""
+        if self._chosen is None:
+            return None
+        if size == self._size:
+            return self._due
+        return max(self._due, _now() + RECHECK_S)
+
     @property
     def chosen_entry(self) -> object | None:
         return None if self._chosen is None else self._entries[self._chosen]
@@ -124,9 +136,10 @@ class VectorWidthTuner:
 
     def next_launch(self, size: object = None) -> tuple[object, bool]:
         """The entry for the next launch, and whether it is a sample (then ``record`` its
-        time). Samples of a round all have one ``size`` (the launch's global size: the
-        first round takes the first size launched, a re-check the size of the choice); a
-        launch of another size meanwhile runs the last choice (else the first build)."""
+        time). Samples of a round all have one ``size`` (the launch's global size and thread
+        count: the first round takes the first size launched, a re-check the size of the
+        choice); a launch of another size meanwhile runs the last choice (else the first
+        build)."""
         with self._lock:
             if self._chosen is not None:
                 if _now() < self._due or size != self._size:

@@ -188,3 +188,27 @@ def test_launches_without_the_variant_are_not_counted() -> None:
     before = [len(t) for t in tuner._times], list(tuner._runs)
     k(a, np.float32(1.0), global_size=(a.size - 5,), local_size=(128,))
     assert ([len(t) for t in tuner._times], list(tuner._runs)) == before
+
+
+@wide
+def test_launches_of_another_size_keep_their_fast_path_when_a_recheck_is_due(monkeypatch) -> None:
+    """Only launches of the size a choice was made on start its re-check; launches of another
+    size must not fall off the fast path for good once that re-check is due."""
+    clock = [0.0]
+    monkeypatch.setattr(tuning, "_now", lambda: clock[0])
+    prog = xmux.compile(SCALE, cache=False)
+    k = prog["scale"]
+    big, small = np.ones(1 << 12, np.float32), np.ones(256, np.float32)
+    for _ in range(1 + tuning.launches_to_settle()):
+        k(big, np.float32(1.0), global_size=(big.size,), local_size=(128,))
+    tuner = prog._variants[("scale", (128, 1, 1))]
+    clock[0] = tuner.due + 1.0  # due; the small launches cannot start the re-check
+    for _ in range(2):
+        k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
+    replay = k._repeat
+    assert replay is not None and replay.until is not None and replay.until > clock[0]
+    k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
+    assert k._repeat is replay and not tuner.sampling
+    clock[0] = replay.until  # the replay looks at the choice again, then replays anew
+    k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
+    assert k._repeat is not replay and k._repeat is not None

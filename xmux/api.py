@@ -375,11 +375,11 @@ class Kernel:
             packed = launch.PackedArgs(self._spec_info, (*args, *extra))
         else:
             packed = launch.PackedArgs(info, args)
-        entry, tuner, sample = self.program._local_size_variant(self, nd, values)
+        n = threads or self.program.threads or launch.default_threads()
+        entry, tuner, sample = self.program._local_size_variant(self, nd, values, n)
         if entry is None and spec is not None and spec.table.mode == "native":
             entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
         entry = entry or self._entry
-        n = threads or self.program.threads or launch.default_threads()
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)
         end = time.perf_counter()
@@ -387,7 +387,7 @@ class Kernel:
             tuner.record(end - start)  # type: ignore[union-attr]
         elif self.program._variant_settled(self, nd) and (tuner is None or not tuner.sampling):
             sizes = (global_size, local_size, global_offset, threads)
-            until = tuner.due if tuner is not None else None
+            until = tuner.replay_until((nd.global_size, n)) if tuner is not None else None
             self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until, values, keep)
         del keep  # the emulated buffer lives until the launch has finished
         return LaunchProfile(start, end) if profile else None
@@ -449,11 +449,12 @@ class Program:
         self.tune = True
 
     def _local_size_variant(
-        self, kernel: Kernel, nd: launch.NDRange, values: bytes = b""
+        self, kernel: Kernel, nd: launch.NDRange, values: bytes = b"", threads: int = 0
     ) -> tuple[object | None, tuning.VectorWidthTuner | None, bool]:
         """The kernel's entry hook specialised for this launch's local size, if worth it, the
         variant's vector-width tuner (``runtime/tuning.py``; None: not tuned) and whether the
-        launch is one of its samples (its time goes to ``tuner.record``).
+        launch (on ``threads`` threads) is one of its samples (its time goes to
+        ``tuner.record``).
 
         As PoCL does, the work-group function is compiled again with the local size as a
         constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
@@ -480,7 +481,8 @@ class Program:
             )
         variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
         if isinstance(variant, tuning.VectorWidthTuner):
-            entry, sample = variant.next_launch(nd.global_size)  # may start a round
+            # samples are comparable launches: one global size and thread count
+            entry, sample = variant.next_launch((nd.global_size, threads))  # may start a round
             return entry, variant, sample
         return variant, None, False
 
