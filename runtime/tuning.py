@@ -149,9 +149,16 @@ class VectorWidthTuner:
                 self._size = size
             elif size != self._size:
                 return self._entry(max(self._last, 0)), False
-            i = self._turn % len(self._builds)
+            i = self._order(self._turn)
             self._current = i
             return self._entry(i), True
+
+    def _order(self, turn: int) -> int:
+        """The build of a round's ``turn``-th launch: A B B A A B B A ... for two builds, so a
+        drift during the round (the machine getting back to speed after a pause: the first
+        launches of a burst are slow) favours neither; round-robin otherwise."""
+        n = len(self._builds)
+        return (turn + turn // 2) % 2 if n == 2 else turn % n
 
     def _entry(self, i: int) -> object:
         if self._entries[i] is None:

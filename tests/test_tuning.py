@@ -30,7 +30,10 @@ def test_tuner_alternates_builds_lazily_and_keeps_the_faster() -> None:
         chosen = t.record(times[entry])  # type: ignore[index]
     assert chosen == "narrow"
     assert built == ["wide", "narrow"]  # each built once, on its first turn
-    assert seen == ["wide", "narrow"] * (tuning.WARMUP + tuning.SAMPLES)
+    # A B B A A B B A ...: a drift during the round favours neither build
+    assert seen == (["wide", "narrow", "narrow", "wide"] * tuning.SAMPLES)[
+        : 2 * (tuning.WARMUP + tuning.SAMPLES)
+    ]
     assert t.best_times == [2.0, 1.0]
     assert not t.sampling and t.chosen_entry == "narrow"
 
