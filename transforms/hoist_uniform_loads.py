@@ -61,7 +61,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, is_side_effect_free
 
 from xmux.dialects import attrs, mux
-from xmux.transforms.uniformity import is_inside, is_uniform_pure
+from xmux.transforms.uniformity import is_inside, is_uniform_pure, work_item_loop_header
 
 #: ops that read memory and write none
 _READS = (memref.LoadOp, llvm.LoadOp, vector.LoadOp, vector.MaskedLoadOp)
@@ -129,12 +129,9 @@ def _work_item_loop_nests(kernel: Operation) -> list[scf.ForOp]:
 
 
 def _is_work_item_loop_nest_level(loop: scf.ForOp) -> bool:
-    """A loop of ``work-item-loops``' nests: marked, or holding a ``mux.set_local_id`` of its
-    induction variable at the top of its body (the outer dimensions' loops)."""
-    first = loop.body.block.first_op
-    return attrs.is_work_item_loop(loop) or (
-        isinstance(first, mux.SetLocalIdOp) and first.value is loop.body.block.args[0]
-    )
+    """A loop of ``work-item-loops``' nests: marked, or setting a local id at the top of its
+    body (the outer dimensions' loops)."""
+    return attrs.is_work_item_loop(loop) or bool(work_item_loop_header(loop))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from xdsl.dialects import arith, llvm, memref
+from xdsl.dialects import arith, llvm, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator, is_side_effect_free
 
@@ -174,3 +174,24 @@ class UniformValues:
         )
         self._memo[v] = ok
         return ok
+
+
+def work_item_loop_header(wi_loop: scf.ForOp) -> list[Operation]:
+    """The ops that set the work-item's id at the top of a work-item loop body:
+    ``set_local_id d, %iv``, or in the main part of work-item-loops' vector schedule
+    ``%x = arith.addi %xb, %iv`` + ``set_local_id d, %x``; empty for anything else."""
+    block = wi_loop.body.block
+    iv = block.args[0]
+    first = block.first_op
+    if isinstance(first, mux.SetLocalIdOp) and first.value is iv:
+        return [first]
+    if (
+        isinstance(first, arith.AddiOp)
+        and first.rhs is iv
+        and first.lhs is not iv
+        and isinstance(first.next_op, mux.SetLocalIdOp)
+        and first.next_op.value is first.result
+        and all(use.operation is first for use in iv.uses)
+    ):
+        return [first, first.next_op]
+    return []

@@ -83,7 +83,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.transforms.barrier_regions import Fission, Nest, NestFactory, Unstructured, storable
-from xmux.transforms.uniformity import is_inside
+from xmux.transforms.uniformity import is_inside, work_item_loop_header
 
 #: loops with at most this many iterations (constant bounds) are left to LLVM's unroller
 SMALL_TRIP_COUNT = 16
@@ -189,34 +189,13 @@ def _candidates(wi_loop: scf.ForOp) -> list[scf.ForOp]:
     ]
 
 
-def _header(wi_loop: scf.ForOp) -> list[Operation]:
-    """The ops that set the work-item's id at the top of a work-item loop body:
-    ``set_local_id d, %iv``, or in the main part of work-item-loops' vector schedule
-    ``%x = arith.addi %xb, %iv`` + ``set_local_id d, %x``; empty for anything else."""
-    block = wi_loop.body.block
-    iv = block.args[0]
-    first = block.first_op
-    if isinstance(first, mux.SetLocalIdOp) and first.value is iv:
-        return [first]
-    if (
-        isinstance(first, arith.AddiOp)
-        and first.rhs is iv
-        and first.lhs is not iv
-        and isinstance(first.next_op, mux.SetLocalIdOp)
-        and first.next_op.value is first.result
-        and all(use.operation is first for use in iv.uses)
-    ):
-        return [first, first.next_op]
-    return []
-
-
 def _outer_dims(wi_loop: scf.ForOp) -> set[int]:
     """Dimensions of the work-item loops around ``wi_loop``: their ids are fixed inside it."""
     dims: set[int] = set()
     parent = wi_loop.parent_op()
     while parent is not None:
         if isinstance(parent, scf.ForOp):
-            for h in _header(parent)[-1:]:
+            for h in work_item_loop_header(parent)[-1:]:
                 dims.add(h.dim.value.data)  # type: ignore[attr-defined]
         parent = parent.parent_op()
     return dims
@@ -226,7 +205,7 @@ def interchange(kernel: func.FuncOp, wi_loop: scf.ForOp, depth: int = 0) -> None
     if depth >= MAX_DEPTH or _uses_outer_alloca(wi_loop):
         return
     block = wi_loop.body.block
-    header = _header(wi_loop)
+    header = work_item_loop_header(wi_loop)
     if not header:
         return
     wi = header[-1].value  # type: ignore[attr-defined]
