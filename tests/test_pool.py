@@ -4,6 +4,7 @@ number of launching threads, with sleeping or spinning workers, and the process 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import subprocess
 import sys
 import threading
@@ -197,3 +198,29 @@ def test_forked_child_gets_its_own_pool() -> None:
             os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+@pytest.mark.parametrize("groups", [2, 3, 7, 64, 100, 4096, 100_003])
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_guided_slices_partition_the_groups(groups: int, threads: int) -> None:
+    """The rows a launch hands the pool, read as the entry hook reads them (slice s of T equal
+    ones: groups [s*G/T, (s+1)*G/T)), tile [0, G) in row order with no gap or overlap; each
+    thread's home range (rows [t*n/T, (t+1)*n/T) of the pool) is its 1/T of the groups, cut
+    into slices that do not grow, the last ones at most 1/GUIDED_UNITS of it."""
+    from xmux.runtime import launch
+
+    slices = launch.guided_slices(groups, threads)
+    ranges = [(s * groups // t, (s + 1) * groups // t) for s, t in slices]
+    assert ranges[0][0] == 0 and ranges[-1][1] == groups
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ranges))
+    n = len(slices)
+    assert n % threads == 0
+    for t in range(threads):
+        home = slices[t * n // threads : (t + 1) * n // threads]
+        lo = ranges[t * n // threads][0]
+        hi = ranges[(t + 1) * n // threads - 1][1]
+        assert (lo, hi) == (t * groups // threads, (t + 1) * groups // threads)
+        fractions = [1 / total for _, total in home]
+        assert fractions == sorted(fractions, reverse=True)
+        if groups // threads >= launch.GUIDED_UNITS:
+            assert fractions[-1] * threads == 1 / launch.GUIDED_UNITS

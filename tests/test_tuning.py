@@ -215,3 +215,25 @@ def test_launches_of_another_size_keep_their_fast_path_when_a_recheck_is_due(mon
     clock[0] = replay.until  # the replay looks at the choice again, then replays anew
     k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
     assert k._repeat is not replay and k._repeat is not None
+
+
+@wide
+def test_a_kernel_with_a_required_size_is_tuned_too() -> None:
+    """reqd_work_group_size fixes the local size, not the vector width: its uniform launches
+    get the tuner as any other kernel's, with exact results throughout."""
+    text = SCALE.replace(
+        'attributes {mux.kernel = "entry_point"}',
+        'attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 128, 1, 1>}',
+    )
+    prog = xmux.compile(text, cache=False)
+    k = prog["scale"]
+    a = np.ones(1 << 12, np.float32)
+    for i in range(1 + tuning.launches_to_settle()):
+        k(a, np.float32(2.0), global_size=(a.size,), local_size=(128,))
+        np.testing.assert_array_equal(a, np.full(a.size, 2.0 ** (i + 1), np.float32))
+    tuner = prog._variants[("scale", (128, 1, 1))]
+    assert isinstance(tuner, tuning.VectorWidthTuner) and not tuner.sampling
+    untuned = xmux.compile(text, cache=False, tune=False)
+    for _ in range(3):
+        untuned["scale"](a, np.float32(1.0), global_size=(a.size,), local_size=(128,))
+    assert untuned._variants == {}
