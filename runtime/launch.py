@@ -365,11 +365,12 @@ def guided_slices(groups: int, threads: int) -> list[tuple[int, int]]:
     return out
 
 
-def _schedules(nd: NDRange, threads: int) -> np.ndarray:
-    """One ``schedule_info`` row per slice (cached: a hot loop relaunches the same range)."""
-    key = (nd.global_size, nd.global_offset, nd.local_size, nd.work_dim, threads)
-    rows = _sched_cache.get(key)
-    if rows is None:
+def _schedules(nd: NDRange, threads: int) -> tuple[np.ndarray, int]:
+    """One ``schedule_info`` row per slice and the rows' address (cached: a hot loop relaunches
+    the same range)."""
+    key = (nd.global_size, nd.global_offset, nd.local_size, nd.work_dim, threads, GUIDED_UNITS)
+    cached = _sched_cache.get(key)
+    if cached is None:
         base = np.frombuffer(
             abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim),
             dtype=np.int64,
@@ -380,11 +381,12 @@ def _schedules(nd: NDRange, threads: int) -> np.ndarray:
         rows[:, attrs.SCHED_TOTAL_SLICES] = [t for _, t in slices]
         if len(_sched_cache) >= 256:
             _sched_cache.clear()
-        _sched_cache[key] = rows
-    return rows
+        _sched_cache[key] = cached = (rows, rows.ctypes.data)
+    return cached
 
 
-_sched_cache: dict[tuple, np.ndarray] = {}
+#: rows and their data pointer (``ndarray.ctypes`` costs µs per launch) per NDRange and threads
+_sched_cache: dict[tuple, tuple[np.ndarray, int]] = {}
 
 
 def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) -> None:
@@ -396,9 +398,11 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     groups = nd.total_groups
     work_items = math.prod(nd.global_size)
     if threads > 1 and groups > 1 and work_items >= INLINE_WORK_ITEMS:
-        rows = _schedules(nd, threads)
-        address = ctypes.cast(entry, ctypes.c_void_p).value
-        if pool.get_pool(threads).run(address, packed, rows):
+        address = getattr(entry, "xmux_address", None)
+        if address is None:  # cached on the function object: a cast costs ~1 µs per launch
+            address = entry.xmux_address = ctypes.cast(entry, ctypes.c_void_p).value
+        rows, rows_address = _schedules(nd, threads)
+        if pool.get_pool(threads).run(address, packed, rows, rows_address):
             return
     # one slice on the calling thread (small launches, or the pool is busy with another one)
     one = abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim)

@@ -33,8 +33,16 @@ Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
   its CPU.
 
 ``XMUX_SPIN_US`` sets the spin time (default 1000 µs; 0 = sleep at once). Pools with more
-threads than the process may use never spin. Only one launch uses a pool at a time; a launch
-that finds its pool busy (another Python thread is launching) runs its slices on its own thread.
+threads than the process may use never spin. Only one launch uses a pool at a time (a busy word
+in the job record, taken by compare-and-swap); a launch that finds its pool busy (another
+Python thread is launching) runs its slices on its own thread.
+
+While no worker sleeps, a launch is one native call (``xmux_pool_run``: take the pool, publish,
+join, release): after a kernel that streamed through the caches each Python-side step costs
+microseconds (taking a lock 1 µs, ``ndarray.ctypes`` 5 µs, a ctypes call 2 µs: vecadd 2^22
+spent ~9 µs between the launch and its first slice). A worker that falls asleep just before
+such a launch leaves its slices to be stolen and is woken by the next launch that sees it
+asleep.
 """
 
 from __future__ import annotations
@@ -55,7 +63,7 @@ __all__ = ["Pool", "get_pool", "shutdown"]
 # job record slots (int64 indices); the announcement, ``done`` and every claim word sit on
 # cache lines of their own
 _ANNOUNCE, _DONE, _STOP, _CLAIMS = 0, 8, 24, 32
-_NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS = 16, 17, 18, 19, 20
+_NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS, _BUSY = 16, 17, 18, 19, 20, 21
 #: slices per launch at most (claim words hold 16-bit indices)
 MAX_SLICES = 0xFFFF
 
@@ -225,6 +233,37 @@ announce:
   ret void
 }}
 
+; take the pool for one launch (1), or find it taken by another launching thread (0)
+define i64 @xmux_pool_acquire(ptr %job) {{
+  %busyp = getelementptr inbounds i64, ptr %job, i64 {_BUSY}
+  %r = cmpxchg ptr %busyp, i64 0, i64 1 acquire monotonic
+  %ok = extractvalue {{ i64, i1 }} %r, 1
+  %v = zext i1 %ok to i64
+  ret i64 %v
+}}
+
+define void @xmux_pool_release(ptr %job) {{
+  %busyp = getelementptr inbounds i64, ptr %job, i64 {_BUSY}
+  store atomic i64 0, ptr %busyp release, align 8
+  ret void
+}}
+
+; a whole launch while no worker sleeps: acquire, publish, join, release in one call (each
+; Python-side step costs microseconds after a kernel has streamed the caches); 0 = pool taken
+define i64 @xmux_pool_run(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num) {{
+entry:
+  %got = call i64 @xmux_pool_acquire(ptr %job)
+  %ok = icmp ne i64 %got, 0
+  br i1 %ok, label %go, label %out
+go:
+  call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num)
+  call void @xmux_pool_join(ptr %job, i64 %num)
+  call void @xmux_pool_release(ptr %job)
+  br label %out
+out:
+  ret i64 %got
+}}
+
 ; the launching thread (participant 0): run slices of the current generation, then wait for
 ; all %num of them
 define void @xmux_pool_join(ptr %job, i64 %num) {{
@@ -269,6 +308,11 @@ class _Native:
             self.module.address("xmux_pool_publish")
         )
         self.join = ctypes.CFUNCTYPE(None, ptr, i64)(self.module.address("xmux_pool_join"))
+        self.acquire = ctypes.CFUNCTYPE(i64, ptr)(self.module.address("xmux_pool_acquire"))
+        self.release = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_release"))
+        self.run = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64)(
+            self.module.address("xmux_pool_run")
+        )
 
 
 def _libc_sched_getcpu():
@@ -325,7 +369,6 @@ class Pool:
         self._slots[_THREADS] = threads
         self._cond = threading.Condition()
         self._sleeping = 0
-        self._busy = threading.Lock()
         self._closing = False
         self._placed_for = -1
         self._threads = [
@@ -370,23 +413,27 @@ class Pool:
         except OSError:
             pass  # restricted environments: the scheduler places the threads
 
-    def run(self, entry: int, packed: int, scheds: np.ndarray) -> bool:
-        """Run ``entry(packed, &scheds[i])`` for every row of ``scheds`` on the pool; False
-        (nothing run) when another launch holds the pool."""
+    def run(self, entry: int, packed: int, scheds: np.ndarray, address: int | None = None) -> bool:
+        """Run ``entry(packed, &scheds[i])`` for every row of ``scheds`` (at ``address``, its
+        data pointer, where the caller has it) on the pool; False (nothing run) when another
+        launch holds the pool."""
         n = len(scheds)
         if n > MAX_SLICES:
             raise ValueError(f"a launch has at most {MAX_SLICES} slices, got {n}")
-        if not self._busy.acquire(blocking=False):
+        rows = scheds.ctypes.data if address is None else address
+        native = self.native
+        if not self._sleeping:  # one native call (a worker falling asleep meanwhile: see docs)
+            return bool(native.run(self.job, entry, packed, rows, n))
+        if not native.acquire(self.job):
             return False
         try:
-            self.native.publish(self.job, entry, packed, scheds.ctypes.data, n)
-            if self._sleeping:
-                self._place()
-                with self._cond:
-                    self._cond.notify_all()
-            self.native.join(self.job, n)
+            native.publish(self.job, entry, packed, rows, n)
+            self._place()
+            with self._cond:
+                self._cond.notify_all()
+            native.join(self.job, n)
         finally:
-            self._busy.release()
+            native.release(self.job)
         return True
 
     def close(self) -> None:
