@@ -29,8 +29,9 @@ Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
   this VM a yield every 256 rounds (a few µs) overlapped most hand-offs of launches a few µs
   apart (vecadd 2^16 on 2 threads: 8.9 µs per kernel with the yields, 4.9 without, 6.2 on one
   thread); the spin is bounded by ``spin`` anyway, and a pool with more threads than CPUs does
-  not spin. The launching thread's wait in ``join`` still yields, for a worker that shares
-  its CPU.
+  not spin. The launching thread's wait in ``join`` yields only in a pool that does not spin
+  (a worker may share its CPU there); elsewhere a yield (a system call) every few µs of the
+  wait delayed the return after the last slice.
 
 ``XMUX_SPIN_US`` sets the spin time (default 1000 µs; 0 = sleep at once). Pools with more
 threads than the process may use never spin. Only one launch uses a pool at a time (a busy word
@@ -63,7 +64,7 @@ __all__ = ["Pool", "get_pool", "shutdown"]
 # job record slots (int64 indices); the announcement, ``done`` and every claim word sit on
 # cache lines of their own
 _ANNOUNCE, _DONE, _STOP, _CLAIMS = 0, 8, 24, 32
-_NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS, _BUSY = 16, 17, 18, 19, 20, 21
+_NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS, _BUSY, _YIELD = 16, 17, 18, 19, 20, 21, 22
 #: slices per launch at most (claim words hold 16-bit indices)
 MAX_SLICES = 0xFFFF
 
@@ -269,9 +270,11 @@ out:
 define void @xmux_pool_join(ptr %job, i64 %num) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
+  %yieldp = getelementptr inbounds i64, ptr %job, i64 {_YIELD}
   %c = load atomic i64, ptr %job monotonic, align 8
   %g = lshr i64 %c, 32
   call void @work(ptr %job, i64 %g, i64 0)
+  %yields = load atomic i64, ptr %yieldp monotonic, align 8
   br label %wait
 wait:
   %i = phi i64 [ 0, %entry ], [ %i1, %idle ], [ %i1, %yield ]
@@ -282,7 +285,9 @@ idle:
   {pause}
   %i1 = add i64 %i, 1
   %low = and i64 %i1, 63
-  %tick = icmp eq i64 %low, 0
+  %tick0 = icmp eq i64 %low, 0
+  %may = icmp ne i64 %yields, 0
+  %tick = and i1 %tick0, %may
   br i1 %tick, label %yield, label %wait
 yield:
   %y = call i32 @sched_yield()
@@ -367,6 +372,8 @@ class Pool:
         self.job = (base + 63) // 64 * 64
         self._slots = (ctypes.c_int64 * slots).from_address(self.job)
         self._slots[_THREADS] = threads
+        # the launcher's wait in join yields only where a worker may share its CPU
+        self._slots[_YIELD] = int(self.spin == 0)
         self._cond = threading.Condition()
         self._sleeping = 0
         self._closing = False
@@ -452,6 +459,9 @@ _pools: dict[int, Pool] = {}
 
 def get_pool(threads: int) -> Pool:
     """The process-wide pool of ``threads`` threads (the caller counts as one)."""
+    pool = _pools.get(threads)  # every launch asks: no lock once the pool exists
+    if pool is not None:
+        return pool
     with _pools_lock:
         pool = _pools.get(threads)
         if pool is None:
