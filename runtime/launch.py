@@ -15,6 +15,7 @@ import functools
 import math
 import os
 import struct
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ import numpy as np
 from xmux.dialects import attrs
 from xmux.dialects.attrs import ArgInfo, KernelInfo
 from xmux.errors import LaunchError
-from xmux.runtime import abi, pool
+from xmux.runtime import abi, pool, tuning
 
 #: a thread's share of the work-groups is cut into halving slices down to 1/GUIDED_UNITS of it
 GUIDED_UNITS = 32
@@ -393,7 +394,9 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     """Run all work-groups of ``nd`` through ``entry(packed, sched)`` on ``threads`` threads.
 
     The work-groups are cut into slices; the calling thread and ``threads - 1`` spinning
-    workers of ``runtime/pool.py`` claim slices until none is left (a dynamic schedule).
+    workers of ``runtime/pool.py`` claim slices until none is left (a dynamic schedule). A
+    launch whose pool run took less than ``SMALL_LAUNCH_S`` is timed on the calling thread
+    alone too, and later launches of that entry and range run the faster way (``_ways``).
     """
     groups = nd.total_groups
     work_items = math.prod(nd.global_size)
@@ -401,9 +404,61 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
         address = getattr(entry, "xmux_address", None)
         if address is None:  # cached on the function object: a cast costs ~1 µs per launch
             address = entry.xmux_address = ctypes.cast(entry, ctypes.c_void_p).value
-        rows, rows_address = _schedules(nd, threads)
-        if pool.get_pool(threads).run(address, packed, rows, rows_address):
+        key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
+        way = _ways.get(key)
+        if way is None:
+            on_pool, sample = True, False
+        elif not way.sampling and tuning._now() < way.due:  # settled: no lock taken
+            on_pool, sample = way.chosen_entry, False
+        else:
+            on_pool, sample = way.next_launch()
+        start = time.perf_counter()
+        if on_pool and _run_on_pool(address, packed, nd, threads):
+            seconds = time.perf_counter() - start
+            if sample:
+                way.record(seconds)  # type: ignore[union-attr]
+            elif way is None and seconds < SMALL_LAUNCH_S:
+                if len(_ways) >= 256:
+                    _ways.clear()
+                _ways[key] = tuning.VectorWidthTuner(
+                    [lambda: True, lambda: False],
+                    f"launch of {groups} work-groups on {threads} threads",
+                    ("thread pool", "calling thread"),
+                )
             return
-    # one slice on the calling thread (small launches, or the pool is busy with another one)
-    one = abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim)
+        _run_inline(entry, packed, nd)
+        if sample:
+            way.record(time.perf_counter() - start)  # type: ignore[union-attr]
+        return
+    _run_inline(entry, packed, nd)
+
+
+def _run_on_pool(address: int, packed: int, nd: NDRange, threads: int) -> bool:
+    rows, rows_address = _schedules(nd, threads)
+    return pool.get_pool(threads).run(address, packed, rows, rows_address)
+
+
+def _run_inline(entry: ctypes._CFuncPtr, packed: int, nd: NDRange) -> None:
+    """All work-groups as one slice on the calling thread (small launches, a pool busy with
+    another launch, or a tiny launch that is faster without the hand-off)."""
+    one = _inline_rows.get(nd)
+    if one is None:
+        one = abi.schedule_info(
+            nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim
+        )
+        if len(_inline_rows) >= 256:
+            _inline_rows.clear()
+        _inline_rows[nd] = one
     entry(packed, ctypes.addressof(one))
+
+
+#: launches whose pool run takes less than this are also tried on the calling thread alone:
+#: handing slices to the workers costs about a microsecond each way, more than a second thread
+#: saves on a tiny kernel (vecadd 2^14 on 2 threads 2.9 us, on the calling thread 2.0 us)
+SMALL_LAUNCH_S = 20e-6
+
+#: pool or calling thread per (entry, range, threads) of a small launch: a tuner
+#: (``runtime/tuning.py``) over the two ways, re-checked as the vector width is
+_ways: dict[tuple, tuning.VectorWidthTuner] = {}
+#: the one-slice schedule of a range run on the calling thread, per NDRange object
+_inline_rows: dict[NDRange, ctypes.Array] = {}

@@ -27,6 +27,10 @@ launches); launches of other sizes replay the choice and look at it again every
 changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
 re-confirmations at DEBUG).
 
+The tuner is not tied to vector widths: ``runtime/launch.py`` uses one to choose between the
+thread pool and the calling thread alone for launches that take the pool only a few
+microseconds (its "builds" are the two ways).
+
 Every launch runs exactly once, on one build or the other; the builds compute the same results
 bit for bit unless the code lets LLVM reassociate, contract or approximate floating-point
 operations (``reassoc``/``fast``/``contract``/``afn`` flags; work-group reductions have

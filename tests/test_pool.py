@@ -224,3 +224,49 @@ def test_guided_slices_partition_the_groups(groups: int, threads: int) -> None:
         assert fractions == sorted(fractions, reverse=True)
         if groups // threads >= launch.GUIDED_UNITS:
             assert fractions[-1] * threads == 1 / launch.GUIDED_UNITS
+
+
+def _iota_kernel():
+    return xmux.compile(
+        """
+        func.func @iota(%a: memref<?xi64>) attributes {mux.kernel = "entry_point"} {
+          %i = mux.get_global_id 0 : index
+          %v = arith.index_cast %i : index to i64
+          memref.store %v, %a[%i] : memref<?xi64>
+          func.return
+        }
+        """,
+        cache=False,
+        specialize=False,  # one entry: no local-size variant from the second launch on
+    )["iota"]
+
+
+def test_a_tiny_launch_is_timed_on_the_calling_thread_too(monkeypatch) -> None:
+    """A pool launch shorter than SMALL_LAUNCH_S gets a tuner over pool / calling thread; every
+    launch, sampled either way or settled, computes the whole range."""
+    from xmux.runtime import launch, tuning
+
+    monkeypatch.setattr(launch, "SMALL_LAUNCH_S", 1.0)  # every launch counts as tiny
+    launch._ways.clear()
+    k = _iota_kernel()
+    a = np.full(4096, -1, np.int64)
+    for _ in range(2 + tuning.launches_to_settle()):
+        a[:] = -1
+        k(a, global_size=(a.size,), local_size=(64,), threads=2)
+        np.testing.assert_array_equal(a, np.arange(a.size))
+    (way,) = launch._ways.values()
+    assert not way.sampling and way.chosen_entry in (True, False)
+    assert all(len(t) == tuning.SAMPLES for t in way._times)  # both ways were timed
+
+
+def test_a_launch_longer_than_the_threshold_stays_on_the_pool(monkeypatch) -> None:
+    from xmux.runtime import launch
+
+    monkeypatch.setattr(launch, "SMALL_LAUNCH_S", 0.0)
+    launch._ways.clear()
+    k = _iota_kernel()
+    a = np.full(4096, -1, np.int64)
+    for _ in range(3):
+        k(a, global_size=(a.size,), local_size=(64,), threads=2)
+    np.testing.assert_array_equal(a, np.arange(a.size))
+    assert launch._ways == {}
