@@ -406,12 +406,7 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
             address = entry.xmux_address = ctypes.cast(entry, ctypes.c_void_p).value
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
         way = _ways.get(key)
-        if way is None:
-            on_pool, sample = True, False
-        elif not way.sampling and tuning._now() < way.due:  # settled: no lock taken
-            on_pool, sample = way.chosen_entry, False
-        else:
-            on_pool, sample = way.next_launch()
+        on_pool, sample = (True, False) if way is None else way.next_launch()
         start = time.perf_counter()
         if on_pool and _run_on_pool(address, packed, nd, threads):
             seconds = time.perf_counter() - start
@@ -420,7 +415,7 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
             elif way is None and seconds < SMALL_LAUNCH_S:
                 if len(_ways) >= 256:
                     _ways.clear()
-                _ways[key] = tuning.VectorWidthTuner(
+                _ways[key] = tuning.BuildTuner(
                     [lambda: True, lambda: False],
                     f"launch of {groups} work-groups on {threads} threads",
                     ("thread pool", "calling thread"),
@@ -459,6 +454,6 @@ SMALL_LAUNCH_S = 20e-6
 
 #: pool or calling thread per (entry, range, threads) of a small launch: a tuner
 #: (``runtime/tuning.py``) over the two ways, re-checked as the vector width is
-_ways: dict[tuple, tuning.VectorWidthTuner] = {}
+_ways: dict[tuple, tuning.BuildTuner] = {}
 #: the one-slice schedule of a range run on the calling thread, per NDRange object
 _inline_rows: dict[NDRange, ctypes.Array] = {}

@@ -824,7 +824,7 @@ class SpecState:
         """JIT mode: the entry hook of a *variant* of the program (e.g. its kernel specialized
         on a local size: ``build_ir()`` gives the variant's LLVM IR, with the leaf globals),
         specialized for the value set ``buf``. Variants are lowered once per ``tag``. With
-        ``tune`` on a host with 512-bit vectors, a ``tuning.VectorWidthTuner`` over the
+        ``tune`` on a host with 512-bit vectors, a ``tuning.BuildTuner`` over the
         specialized code built with 512- and 256-bit vectors, as other variants get."""
         from xmux.runtime import abi, jit, tuning
 
@@ -853,7 +853,7 @@ class SpecState:
                 return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
 
             if tune and jit.host_has_wide_vectors() and tuning.may_tune(ir_text):
-                entry = tuning.VectorWidthTuner(
+                entry = tuning.BuildTuner(
                     [build, lambda: build(256)], label, ("512-bit", "256-bit")
                 )
             else:

@@ -27,8 +27,8 @@ launches); launches of other sizes replay the choice and look at it again every
 changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
 re-confirmations at DEBUG).
 
-The tuner is not tied to vector widths: ``runtime/launch.py`` uses one to choose between the
-thread pool and the calling thread alone for launches that take the pool only a few
+``BuildTuner`` is not tied to vector widths: ``runtime/launch.py`` uses one to choose between
+the thread pool and the calling thread alone for launches that take the pool only a few
 microseconds (its "builds" are the two ways).
 
 Every launch runs exactly once, on one build or the other; the builds compute the same results
@@ -51,7 +51,7 @@ __all__ = [
     "RECHECK_S",
     "SAMPLES",
     "WARMUP",
-    "VectorWidthTuner",
+    "BuildTuner",
     "launches_to_settle",
     "may_tune",
 ]
@@ -83,7 +83,7 @@ def may_tune(ir_text: str) -> bool:
     return _WIDTH_DEPENDENT.search(ir_text) is None
 
 
-class VectorWidthTuner:
+class BuildTuner:
     """Builds of one variant, tried in turn on real launches; the faster is chosen, and the
     choice re-checked from time to time.
 
@@ -146,6 +146,9 @@ class VectorWidthTuner:
         count: the first round takes the first size launched, a re-check the size of the
         choice); a launch of another size meanwhile runs the last choice (else the first
         build)."""
+        chosen = self._chosen
+        if chosen is not None and (size != self._size or _now() < self._due):
+            return self._entries[chosen], False  # settled: every launch asks, no lock taken
         with self._lock:
             if self._chosen is not None:
                 if _now() < self._due or size != self._size:

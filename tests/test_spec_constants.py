@@ -443,7 +443,7 @@ def test_specialized_variants_are_tuned_per_value_set():
         k(x, global_size=256, local_size=64, spec_constants={"scale": s})
         np.testing.assert_array_equal(x, s, err_msg=f"launch {i}")
     tuners = prog._spec._variant_entries
-    assert len(tuners) == 2 and all(isinstance(t, tuning.VectorWidthTuner) for t in tuners.values())
+    assert len(tuners) == 2 and all(isinstance(t, tuning.BuildTuner) for t in tuners.values())
     by_value = {t.sampling for t in tuners.values()}
     assert by_value == {False, True}  # 3.0 settled; 0.5 (two launches so far) still sampling
     assert prog._spec.specializations == 3  # launch 0: the whole program for 3.0; 2 variants

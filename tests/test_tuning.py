@@ -20,7 +20,7 @@ def test_tuner_alternates_builds_lazily_and_keeps_the_faster() -> None:
 
         return build
 
-    t = tuning.VectorWidthTuner([make("wide"), make("narrow")])
+    t = tuning.BuildTuner([make("wide"), make("narrow")])
     times = {"wide": 2.0, "narrow": 1.0}
     chosen = None
     seen = []
@@ -41,7 +41,7 @@ def test_tuner_alternates_builds_lazily_and_keeps_the_faster() -> None:
 def test_a_choice_is_sampled_again_when_due_and_may_change(monkeypatch) -> None:
     clock = [100.0]
     monkeypatch.setattr(tuning, "_now", lambda: clock[0])
-    t = tuning.VectorWidthTuner([lambda: "wide", lambda: "narrow"])
+    t = tuning.BuildTuner([lambda: "wide", lambda: "narrow"])
 
     def round_with(times: dict[str, float]) -> object:
         chosen = None
@@ -70,7 +70,7 @@ def test_samples_of_a_round_share_one_global_size(monkeypatch) -> None:
     last choice (before any, the first build)."""
     clock = [0.0]
     monkeypatch.setattr(tuning, "_now", lambda: clock[0])
-    t = tuning.VectorWidthTuner([lambda: "wide", lambda: "narrow"])
+    t = tuning.BuildTuner([lambda: "wide", lambda: "narrow"])
     times = {"wide": 2.0, "narrow": 1.0}
     big, small = (1 << 20,), (64,)
     assert t.next_launch(small) == ("wide", True)  # the first round takes the first size
@@ -136,7 +136,7 @@ def test_launches_choose_a_build_and_results_stay_exact() -> None:
         np.testing.assert_array_equal(a, np.full(n, 2.0 ** (i + 1), np.float32))
         tuner = prog._variants.get(("scale", (128, 1, 1)))
         sampling = 1 <= i < tuning.launches_to_settle()
-        assert i == 0 or isinstance(tuner, tuning.VectorWidthTuner)
+        assert i == 0 or isinstance(tuner, tuning.BuildTuner)
         assert tuner is None or tuner.sampling == sampling
     assert prog._variant_settled(k, k._ndrange((n,), (128,), None))
     assert k._repeat is None  # the last tuning launch ran a build that may not be the chosen one
@@ -175,7 +175,7 @@ def test_tune_off_and_reassociating_kernels_build_once() -> None:
         for _ in range(3):
             prog[name](*args, global_size=(a.size,), local_size=(128,))
         variants = list(prog._variants.values())
-        assert len(variants) == 1 and not isinstance(variants[0], tuning.VectorWidthTuner)
+        assert len(variants) == 1 and not isinstance(variants[0], tuning.BuildTuner)
 
 
 @wide
@@ -187,7 +187,7 @@ def test_launches_without_the_variant_are_not_counted() -> None:
     for _ in range(2):  # the second uniform launch builds the variant (first tuning launch)
         k(a, np.float32(1.0), global_size=(a.size,), local_size=(128,))
     tuner = prog._variants[("scale", (128, 1, 1))]
-    assert isinstance(tuner, tuning.VectorWidthTuner)
+    assert isinstance(tuner, tuning.BuildTuner)
     before = [len(t) for t in tuner._times], list(tuner._runs)
     k(a, np.float32(1.0), global_size=(a.size - 5,), local_size=(128,))
     assert ([len(t) for t in tuner._times], list(tuner._runs)) == before
@@ -232,7 +232,7 @@ def test_a_kernel_with_a_required_size_is_tuned_too() -> None:
         k(a, np.float32(2.0), global_size=(a.size,), local_size=(128,))
         np.testing.assert_array_equal(a, np.full(a.size, 2.0 ** (i + 1), np.float32))
     tuner = prog._variants[("scale", (128, 1, 1))]
-    assert isinstance(tuner, tuning.VectorWidthTuner) and not tuner.sampling
+    assert isinstance(tuner, tuning.BuildTuner) and not tuner.sampling
     untuned = xmux.compile(text, cache=False, tune=False)
     for _ in range(3):
         untuned["scale"](a, np.float32(1.0), global_size=(a.size,), local_size=(128,))

@@ -450,7 +450,7 @@ class Program:
 
     def _local_size_variant(
         self, kernel: Kernel, nd: launch.NDRange, values: bytes = b"", threads: int = 0
-    ) -> tuple[object | None, tuning.VectorWidthTuner | None, bool]:
+    ) -> tuple[object | None, tuning.BuildTuner | None, bool]:
         """The kernel's entry hook specialised for this launch's local size, if worth it, the
         variant's vector-width tuner (``runtime/tuning.py``; None: not tuned) and whether the
         launch (on ``threads`` threads) is one of its samples (its time goes to
@@ -483,7 +483,7 @@ class Program:
                 None if native_spec else self._compile_variant(kernel.info, nd.local_size)
             )
         variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
-        if isinstance(variant, tuning.VectorWidthTuner):
+        if isinstance(variant, tuning.BuildTuner):
             # samples are comparable launches: one global size and thread count
             entry, sample = variant.next_launch((nd.global_size, threads))  # may start a round
             return entry, variant, sample
@@ -558,7 +558,7 @@ class Program:
 
         if not (self._tunes() and tuning.may_tune(ir_text)):
             return build()
-        return tuning.VectorWidthTuner(
+        return tuning.BuildTuner(
             [build, lambda: build(256)], f"kernel '{info.name}' local size {local}",
             ("512-bit", "256-bit"),
         )
