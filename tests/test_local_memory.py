@@ -258,3 +258,31 @@ def test_local_argument_from_host_code(capfd):
     out = capfd.readouterr().out
     sums = [float(v) for v in out.split("data =")[1].strip(" \n[]").split(",")]
     np.testing.assert_array_equal(sums, np.arange(1024).reshape(16, 64).sum(1))
+
+
+CFG_LOCAL = """
+"memref.global"() <{sym_name = "tile", type = memref<4xi32, 3>, sym_visibility = "private",
+                    initial_value}> : () -> ()
+func.func @k(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  cf.br ^bb1
+^bb1:
+  %lid = mux.get_local_linear_id : index
+  %gid = mux.get_global_linear_id : index
+  %t = memref.get_global @tile : memref<4xi32, 3>
+  %x = arith.index_cast %lid : index to i32
+  %c3 = arith.constant 3 : i32
+  %x3 = arith.muli %x, %c3 : i32
+  memref.store %x3, %t[%lid] : memref<4xi32, 3>
+  %y = memref.load %t[%lid] : memref<4xi32, 3>
+  memref.store %y, %out[%gid] : memref<?xi32>
+  func.return
+}
+"""
+
+
+def test_local_global_in_a_barrier_free_cfg_body():
+    """The outlined multi-block body gets the local struct pointer (it crashed at compile:
+    fuzz finding C1)."""
+    out = np.zeros(10, np.int32)
+    xmux.compile(CFG_LOCAL, cache=False).kernel("k")(out, global_size=(10,), local_size=(4,))
+    np.testing.assert_array_equal(out, 3 * (np.arange(10) % 4))

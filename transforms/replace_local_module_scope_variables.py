@@ -75,7 +75,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -221,6 +221,13 @@ def _build_view(
     return view
 
 
+def _entry(f: func.FuncOp) -> Block:
+    """The entry block (an outlined CFG body, ``@<k>.mux-wi-body``, has several blocks)."""
+    entry = f.body.blocks.first
+    assert entry is not None
+    return entry
+
+
 def _callee(op: Operation) -> str | None:
     if isinstance(op, func.CallOp):
         return op.callee.root_reference.data
@@ -273,7 +280,7 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
         struct_ptr: dict[str, SSAValue] = {}
         for n in allocating:
             f = funcs[n]
-            block = f.body.block
+            block = _entry(f)
             one = arith.ConstantOp(IntegerAttr(1, i64))
             alloca = llvm.AllocaOp(one, layout.struct, alignment=layout.align)
             alloca.res.name_hint = "local_mem"
@@ -282,7 +289,7 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
             attrs.set_local_mem_usage(f, attrs.get_local_mem_usage(f) + layout.size)
         for n in needs:
             f = funcs[n]
-            block = f.body.block
+            block = _entry(f)
             arg = block.insert_arg(PTR, len(block.args))
             arg.name_hint = "local_mem"
             inputs = [*f.function_type.inputs.data, PTR]
@@ -305,7 +312,7 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
             point = (
                 InsertPoint.after(lds.op)
                 if isinstance(lds, OpResult)
-                else InsertPoint.at_start(funcs[n].body.block)
+                else InsertPoint.at_start(_entry(funcs[n]))
             )
             Rewriter.insert_op(ops, point)
             for gg in ggs:

@@ -1,7 +1,7 @@
 """Uniformity helpers for work-group function formation (no pass in this module).
 
 Terms used by ``work-item-loops``, ``work-item-loop-interchange`` and
-``transforms/barrier_regions.py``:
+``transforms/wi_loops/``:
 
 * **pure**: no memory effect, no region, not a terminator, not a load — an op that can be
   re-executed (re-computed) anywhere its operands are available. Work-item queries are pure

@@ -12,7 +12,7 @@ arithmetic, work-item queries — "barrier tidying") or kept in per-work-item ar
 iteration arguments. The new inner work-item loop is marked ``mux.work_item_loop`` so its
 accesses carry ``llvm.loop.parallel_accesses`` and LLVM vectorizes across work-items.
 
-The fission itself is ``transforms/barrier_regions.Fission`` (the machinery that splits
+The fission itself is ``transforms/wi_loops.Fission`` (the machinery that splits
 work-item loops at barriers), with the chosen uniform loop as the one lifted op: an implicit
 barrier at the start and the end of each of its iterations (PoCL's implicit loop barriers).
 
@@ -82,8 +82,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
-from xmux.transforms.barrier_regions import Fission, Nest, NestFactory, Unstructured, storable
 from xmux.transforms.uniformity import is_inside, work_item_loop_header
+from xmux.transforms.wi_loops import Fission, Nest, NestFactory, Unstructured, storable
 
 #: loops with at most this many iterations (constant bounds) are left to LLVM's unroller
 SMALL_TRIP_COUNT = 16

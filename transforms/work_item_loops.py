@@ -21,7 +21,7 @@ call of the kernel runs a whole work-group.
   convert-scf-to-cf does not lower it.)
 
 Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
-(``transforms/barrier_regions.py`` has the details):
+(the stages of ``transforms/wi_loops/`` have the details):
 
 * **Structured fission** when every op containing a barrier is an ``scf.for``/``scf.while``/
   ``scf.if`` whose control is uniform (work-group values: kernel arguments, constants,
@@ -57,6 +57,11 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   lowered before this pass (``lower-work-group-collectives``), calls reaching barriers
   inlined (``prepare-barriers``).
 * Kernels without barriers keep exactly the single loop nest described above.
+* ``dump-plan=true`` prints each barrier kernel's storage plan (``wi_loops/storage.py``:
+  which value lives in which per-work-item array, what is re-computed, each region edge's
+  copies and whether coalescing removed them) to stderr; ``check-plan=true`` checks that
+  every per-work-item array is written before it is read on every path
+  (``wi_loops/check.py``; on with ``XMUX_CHECKS=1``).
 
 Vector + scalar tail scheduling (the reference's "vector + scalar loop" mode), with the
 options ``vector-width=W`` (W > 1; default 0 = off) and ``force-no-tail``: every innermost
@@ -108,6 +113,7 @@ Before / after (order xyz, no required size)::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -120,19 +126,20 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError, XmuxError
-from xmux.transforms.barrier_regions import (
-    Dispatch,
-    Fission,
-    Nest,
-    NestFactory,
-    Unstructured,
-    lifts_for_barriers,
-)
 from xmux.transforms.uniformity import (
     UniformValues,
     is_control_barrier,
     local_id_offset,
     provably_divergent,
+)
+from xmux.transforms.wi_loops import (
+    Dispatch,
+    Fission,
+    Nest,
+    NestFactory,
+    Unstructured,
+    check_storage,
+    lifts_for_barriers,
 )
 
 BODY_SUFFIX = ".mux-wi-body"
@@ -426,8 +433,9 @@ def _prologue(builder: WorkItemLoopBuilder, entry: Block) -> KernelNests:
     return KernelNests(builder, anchor)
 
 
-def apply_with_barriers(kernel: func.FuncOp) -> str:
-    """Work-group function of a kernel with barriers; returns "structured" or "dispatch"."""
+def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False) -> str:
+    """Work-group function of a kernel with barriers; returns "structured" or "dispatch".
+    ``dump_plan`` prints the storage plan (or that region dispatch runs it) to stderr."""
     builder = WorkItemLoopBuilder.for_kernel(kernel)
     check_divergent_barriers(kernel, builder)
     if len(kernel.body.blocks) == 1:
@@ -438,16 +446,23 @@ def apply_with_barriers(kernel: func.FuncOp) -> str:
         ops = [op for op in entry.ops if op is not terminator]
         fission = Fission(entry, ops, lifts_for_barriers(entry), single_work_item=True)
         try:
-            fission.analyze()
-        except Unstructured:
+            plan = fission.analyze()
+        except Unstructured as e:
             fission = None
+            if dump_plan:
+                _dump(f"work-item-loops plan @{kernel.sym_name.data}: region dispatch ({e})")
         if fission is not None:
+            if dump_plan:
+                _dump(plan.dump(kernel.sym_name.data))
             factory = _prologue(builder, entry)
             fission.emit(factory, InsertPoint.before(ops[0]))
-            for op in reversed(ops):
+            assert fission.regions is not None
+            for op in reversed(fission.regions.ops):  # with the ops normalisation added
                 op.detach()
                 op.erase()
             return "structured"
+    if dump_plan and len(kernel.body.blocks) != 1:
+        _dump(f"work-item-loops plan @{kernel.sym_name.data}: region dispatch (a CFG body)")
     dispatch = Dispatch(kernel)
     dispatch.build_regions()
     inputs = kernel.function_type.inputs.data
@@ -462,6 +477,10 @@ def apply_with_barriers(kernel: func.FuncOp) -> str:
     factory = _prologue(builder, entry)
     dispatch.emit(factory, InsertPoint.before(ret))
     return "dispatch"
+
+
+def _dump(text: str) -> None:
+    print(text, file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------------------
@@ -659,13 +678,18 @@ class WorkItemLoopsPass(ModulePass):
 
     ``vector-width=W`` (W > 1) runs the innermost work-item dimension W work-items at a time
     plus a scalar tail (``split_vector_tail``); ``force-no-tail`` drops the tail (the
-    launcher then rejects group sizes that are not a multiple of W)."""
+    launcher then rejects group sizes that are not a multiple of W). ``dump-plan`` prints
+    each barrier kernel's storage plan to stderr; ``check-plan`` checks that every
+    per-work-item array is written before it is read on every path
+    (``wi_loops/check.py``)."""
 
     name = "work-item-loops"
 
     vector_width: int = 0
     """0 or 1: one scalar work-item loop (LLVM picks the vectorization)."""
     force_no_tail: bool = False
+    dump_plan: bool = False
+    check_plan: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         w = self.vector_width
@@ -685,7 +709,9 @@ class WorkItemLoopsPass(ModulePass):
         for kernel in kernels:
             if any(is_control_barrier(o) for o in kernel.walk()):
                 _check_signature(kernel)
-                apply_with_barriers(kernel)
+                apply_with_barriers(kernel, self.dump_plan)
+                if self.check_plan:
+                    check_storage(kernel)
             else:
                 apply_work_item_loops(kernel)
             if self.vector_width > 1:

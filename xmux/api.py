@@ -723,6 +723,8 @@ def compile(  # noqa: A001 - the public name in the contract
             pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
         if target != "cpu":
             pipeline_spec += f"/oacc-target={target}"
+        if os.environ.get("XMUX_CHECKS", "0") == "1":  # pipelines.cpu's checks
+            pipeline_spec += "/checks"
     else:
         if vector_width or force_no_tail:
             raise XmuxError(

@@ -10,6 +10,7 @@ prog = xmux.compile(src, pipeline=passes)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from xdsl.passes import ModulePass
@@ -69,6 +70,7 @@ def cpu(
     vector_width: int = 0,
     force_no_tail: bool = False,
     oacc_target: str = "cpu",
+    check_plan: bool | None = None,
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
@@ -80,7 +82,9 @@ def cpu(
     work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
     then use local sizes that are multiples of W in that dimension).
     ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
-    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread)."""
+    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
+    ``check_plan`` makes work-item-loops check that every per-work-item array is written
+    before it is read (default: on when ``XMUX_CHECKS=1``, the checking mode)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -96,11 +100,15 @@ def cpu(
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         "expand-oacc-reductions": {"target": oacc_target},
     }
+    if check_plan is None:
+        check_plan = os.environ.get("XMUX_CHECKS", "0") == "1"
+    wi_loops: dict[str, object] = {}
     if vector_width > 1 or force_no_tail:
-        options["work-item-loops"] = {
-            "vector_width": vector_width,
-            "force_no_tail": force_no_tail,
-        }
+        wi_loops = {"vector_width": vector_width, "force_no_tail": force_no_tail}
+    if check_plan:
+        wi_loops["check_plan"] = True
+    if wi_loops:
+        options["work-item-loops"] = wi_loops
     names = list(KERNEL_STAGES)
     if fp_control:
         names.append("add-floating-point-control")
