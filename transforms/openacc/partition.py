@@ -1,0 +1,310 @@
+"""Loops of ``convert-acc-to-oacc``: ``acc.loop`` partitioned over the gang, worker and
+vector levels (uniform-trip-count ``scf.for`` loops over ``oacc.dim_pos``/``dim_size``,
+masked remainder rounds, collapse)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import acc, arith, complex, func, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    ComplexType,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import is_side_effect_free
+
+from xmux.dialects import oacc
+from xmux.dialects.oacc import Level
+from xmux.transforms.openacc.acc_common import Builder, const_int, err, unsupported
+from xmux.transforms.openacc.reduction_builtins import Red, ReductionBuiltins
+
+_LEVELS = (Level.GANG, Level.WORKER, Level.VECTOR)
+
+
+def _device_none(a: ArrayAttr | None) -> bool:
+    """A clause attribute present for the default device type (``#acc.device_type<none>``)."""
+    return a is not None and any(d.data == acc.DeviceType.NONE for d in a.data)
+
+
+class LoopPartitioner:
+    """Lowers one kernel's ``acc.loop``\\ s: each is partitioned over its gang/worker/vector
+    levels into ``scf.for`` loops, with its reductions' builtins placed around it by a
+    ``ReductionBuiltins``."""
+
+    def __init__(self, where: str, reductions: ReductionBuiltins) -> None:
+        self.where = where
+        self.reductions = reductions
+        self.loop_reds: dict[acc.LoopOp, list[Red]] = {}
+        #: acc.loops inside a masked remainder round -> the round's validity
+        self.loop_valid: dict[acc.LoopOp, SSAValue] = {}
+
+    def lower_loops(self, kernel: func.FuncOp) -> None:
+        while True:
+            lp = next((o for o in kernel.walk() if isinstance(o, acc.LoopOp)), None)
+            if lp is None:
+                return
+            self._lower_loop(kernel, lp)
+
+    def _loop_levels(self, lp: acc.LoopOp) -> list[Level]:
+        where = f"acc.loop in {self.where}"
+        for vals, what in ((lp.gang_operands, "gang(num/dim/static)"),
+                           (lp.worker_num_operands, "worker(num)"),
+                           (lp.vector_operands, "vector(length)"),
+                           (lp.tile_operands, "tile"), (lp.cache_operands, "cache")):
+            if vals:
+                raise unsupported(f"{where}: the {what} clause")
+        if lp.results_:
+            raise unsupported(f"{where}: loop results")
+        if lp.unstructured is not None or not lp.lowerbound:
+            raise unsupported(f"{where}: a loop without control(...) (container-like)")
+        if len(lp.region.blocks) != 1:
+            raise unsupported(f"{where}: a multi-block loop body")
+        for a, what in ((lp.gang, "gang"), (lp.worker, "worker"), (lp.vector, "vector"),
+                        (lp.seq, "seq"), (lp.independent, "independent"), (lp.auto_, "auto")):
+            if a is not None and not _device_none(a):
+                raise unsupported(f"{where}: device_type-specific {what}")
+        present = (lp.gang, lp.worker, lp.vector)
+        levels = [lvl for lvl, a in zip(_LEVELS, present, strict=True) if a]
+        if lp.seq is not None and levels:
+            raise err(f"{where}: seq together with {'/'.join(x.value for x in levels)}")
+        return levels
+
+    def _lower_loop(self, kernel: func.FuncOp, lp: acc.LoopOp) -> None:
+        levels = self._loop_levels(lp)
+        reds = self.loop_reds.pop(lp)
+        results = list(lp.reduction_operands)
+        body_region = lp.region
+        b = Builder(InsertPoint.before(lp))
+        items, lid = self.reductions.enter_loop(kernel, levels, reds, results, body_region, b)
+        self._partition(kernel, lp, levels, b)
+        # _partition inserted the loops before `lp`; the epilogue goes there too
+        self.reductions.exit_loop(kernel, levels, items, lid, b)
+        lp.detach()
+        lp.erase()
+
+    def _partition(self, kernel: func.FuncOp, lp: acc.LoopOp, levels: list[Level],
+                   b: Builder) -> None:
+        """Emit the (partitioned) loop nest for ``lp`` at ``b``'s insertion point."""
+        ivs = list(lp.region.block.args)
+        lbs = [b.index(v) for v in lp.lowerbound]
+        ubs = [b.index(v) for v in lp.upperbound]
+        steps = [b.index(v) for v in lp.step]
+        incl = lp.inclusive_upperbound
+        inclusive = [bool(x) for x in incl.get_values()] if incl is not None else []
+        inclusive += [False] * (len(ivs) - len(inclusive))
+        c0 = b.const(0)
+        c1 = b.const(1)
+        ntrips = [self._trip_count(b, lb, ub, st, inc)
+                  for lb, ub, st, inc in zip(lbs, ubs, steps, inclusive, strict=True)]
+        ntrip = ntrips[0]
+        for t in ntrips[1:]:
+            ntrip = b.mul(ntrip, t)
+        valid = self.loop_valid.pop(lp, None)
+        if valid is not None:
+            # inside a masked remainder round: no iteration for the masked positions
+            ntrip = b.v(arith.SelectOp(valid, ntrip, c0))
+
+        # max(n, 1): a masked remainder round computes (unused) indices even when n = 0
+        divisors = [
+            b.const(max(c, 1)) if (c := const_int(n)) is not None else b.v(arith.MaxUIOp(n, c1))
+            for n in ntrips[1:]
+        ]
+        divisors.insert(0, c1)
+
+        def ivs_of(bb: Builder, k: SSAValue) -> list[SSAValue]:
+            """Control-variable values of linear iteration ``k`` (last variable fastest)."""
+            out: list[SSAValue] = [c0] * len(ivs)
+            rest = k
+            for j in reversed(range(len(ivs))):
+                if j == 0:
+                    idx = rest
+                else:
+                    idx = bb.v(arith.RemUIOp(rest, divisors[j]))
+                    rest = bb.v(arith.DivUIOp(rest, divisors[j]))
+                val = bb.add(lbs[j], bb.mul(idx, steps[j]))
+                out[j] = bb.cast(val, ivs[j].type)
+            return out
+
+        if not levels:
+            body = Block(arg_types=[IndexType()])
+            bb = Builder(InsertPoint.at_end(body))
+            self._inline_body(self._clone_body(lp), body, ivs_of(bb, body.args[0]), bb)
+            body.add_op(scf.YieldOp())
+            b.op(scf.ForOp(c0, ntrip, c1, [], body))
+            return
+        gstart: SSAValue | None = None
+        if levels[0] == Level.GANG:
+            # gangs take contiguous chunks (a CPU work-group streams through its own part)
+            gp = b.v(oacc.DimPosOp(Level.GANG))
+            gs = b.v(oacc.DimSizeOp(Level.GANG))
+            chunk = b.ceildiv_pos(ntrip, gs)
+            gstart = b.mul(gp, chunk)
+            # this gang's iterations: min(chunk, n - min(start, n)) (0 past the end)
+            rest = b.v(arith.SubiOp(ntrip, b.v(arith.MinUIOp(gstart, ntrip))))
+            ntrip = b.v(arith.MinUIOp(rest, chunk))
+            levels = levels[1:]
+        if Level.WORKER in levels and not _has_partitioned(lp.region):
+            # workers take contiguous chunks of whole vector rounds: a worker is a row of the
+            # work-group's work-item nest, so it streams through its part (its trip count may
+            # differ from the other workers': nothing in the body synchronizes them)
+            unit = b.v(oacc.DimSizeOp(Level.VECTOR)) if Level.VECTOR in levels else c1
+            ws = b.v(oacc.DimSizeOp(Level.WORKER))
+            chunk = b.mul(b.ceildiv_pos(ntrip, b.mul(ws, unit)), unit)
+            wstart = b.mul(b.v(oacc.DimPosOp(Level.WORKER)), chunk)
+            rest = b.v(arith.SubiOp(ntrip, b.v(arith.MinUIOp(wstart, ntrip))))
+            ntrip = b.v(arith.MinUIOp(rest, chunk))
+            gstart = wstart if gstart is None else b.add(gstart, wstart)
+            levels = [lvl for lvl in levels if lvl != Level.WORKER]
+        if not levels:
+            assert gstart is not None
+            body = Block(arg_types=[IndexType()])
+            bb = Builder(InsertPoint.at_end(body))
+            k = bb.add(gstart, body.args[0])
+            self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
+            body.add_op(scf.YieldOp())
+            b.op(scf.ForOp(c0, ntrip, c1, [], body))
+            return
+        pos: SSAValue | None = None
+        size: SSAValue | None = None
+        for lvl in levels:
+            p = b.v(oacc.DimPosOp(lvl))
+            s = b.v(oacc.DimSizeOp(lvl))
+            pos = p if pos is None else b.add(b.mul(pos, s), p)
+            size = s if size is None else b.mul(size, s)
+        assert pos is not None and size is not None
+        full = b.v(arith.DivUIOp(ntrip, size))
+        # full rounds: every position has an iteration
+        body = Block(arg_types=[IndexType()])
+        bb = Builder(InsertPoint.at_end(body))
+        k = bb.add(bb.mul(body.args[0], size), pos)
+        if gstart is not None:
+            k = bb.add(gstart, k)
+        self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
+        body.add_op(scf.YieldOp())
+        b.op(scf.ForOp(c0, full, c1, [], body))
+        # remainder round, guarded
+        k = b.add(b.mul(full, size), pos)
+        ok = b.v(arith.CmpiOp(k, ntrip, "ult"))
+        if gstart is not None:
+            k = b.add(gstart, k)
+        region = self._clone_body(lp)
+        if (Level.WORKER in levels or Level.VECTOR in levels) and _has_partitioned(region):
+            # Nested partitioned loops synchronize the work-group (fork/join, reductions), so
+            # every work-item runs the round; the masked positions run no iteration of them
+            # and skip the other side effects (see _masked).
+            self._masked(region, b, ivs_of(b, k), ok)
+            return
+        then = Block()
+        tb = Builder(InsertPoint.at_end(then))
+        self._inline_body(region, then, ivs_of(tb, k), tb)
+        then.add_op(scf.YieldOp())
+        b.op(scf.IfOp(ok, [], Region(then)))
+
+    def _trip_count(self, b: Builder, lb: SSAValue, ub: SSAValue, st: SSAValue, inclusive: bool,
+                    ) -> SSAValue:
+        """max(0, ceil((ub - lb) / step)); the sign of a non-constant step is taken as +."""
+        cst = const_int(st)
+        if cst == 0:
+            raise err(f"acc.loop in {self.where}: step 0")
+        clb, cub = const_int(lb), const_int(ub)
+        if cst is not None and clb is not None and cub is not None:
+            cub += cst if inclusive else 0
+            n = (cub - clb) if cst > 0 else (clb - cub)
+            return b.const(max(0, -(-n // abs(cst))))
+        if inclusive:
+            ub = b.add(ub, st)
+        if cst is not None and cst < 0:
+            return b.ceildiv_pos(b.sub(lb, ub), b.const(-cst))
+        return b.ceildiv_pos(b.sub(ub, lb), st)
+
+    def _inline_body(self, region: Region, into: Block, ivs: list[SSAValue], b: Builder) -> None:
+        src = region.block
+        for a, v in zip(src.args, ivs, strict=True):
+            a.replace_all_uses_with(v)
+        for o in list(src.ops):
+            o.detach()
+            if isinstance(o, (acc.YieldOp, acc.TerminatorOp)):
+                if isinstance(o, acc.YieldOp) and o.arguments:
+                    raise unsupported(f"acc.loop in {self.where}: acc.yield with values")
+                o.erase()
+                continue
+            into.add_op(o)
+
+    def _clone_body(self, lp: acc.LoopOp) -> Region:
+        """A copy of the loop's body; its nested acc.loops get the originals' clauses."""
+        region = lp.region.clone()
+        originals = [o for o in lp.region.walk() if isinstance(o, acc.LoopOp)]
+        clones = [o for o in region.walk() if isinstance(o, acc.LoopOp)]
+        assert len(originals) == len(clones)
+        for o, c in zip(originals, clones, strict=True):
+            self.loop_reds[c] = self.loop_reds[o]
+            if o in self.loop_valid:
+                self.loop_valid[c] = self.loop_valid[o]
+        return region
+
+    def _masked(self, region: Region, b: Builder, ivs: list[SSAValue], valid: SSAValue,
+                ) -> None:
+        """Inline a remainder round that every work-item runs: nested acc.loops get no
+        iteration where ``valid`` is false; other ops with effects (or that may trap) run
+        under ``scf.if valid`` (results: zero where masked); pure ops run unguarded."""
+        src = region.block
+        for a, v in zip(src.args, ivs, strict=True):
+            a.replace_all_uses_with(v)
+        where = f"acc.loop in {self.where}"
+        for o in list(src.ops):
+            o.detach()
+            if isinstance(o, (acc.YieldOp, acc.TerminatorOp)):
+                o.erase()
+                continue
+            if isinstance(o, acc.LoopOp):
+                if not self._loop_levels(o) and _has_partitioned(o.region):
+                    raise unsupported(f"{where}: a seq loop around a partitioned loop inside a "
+                                       "worker/vector loop whose trip count is not a multiple of"
+                                       " its size")
+                self.loop_valid[o] = valid
+                b.op(o)
+                continue
+            if any(_has_partitioned(r) for r in o.regions):
+                raise unsupported(f"{where}: '{o.name}' around a partitioned loop inside a "
+                                   "worker/vector loop whose trip count is not a multiple of its"
+                                   " size")
+            if not o.regions and is_side_effect_free(o) and not isinstance(o, _TRAPPING):
+                b.op(o)
+                continue
+            then = Block()
+            then.add_op(o)
+            then.add_op(scf.YieldOp(*o.results))
+            zeros = [_zero(r.type, where, o) for r in o.results]
+            other = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
+            guard = scf.IfOp(valid, [r.type for r in o.results], Region(then),
+                             Region(other) if o.results else None)
+            b.op(guard)
+            for r, nr in zip(o.results, guard.results, strict=True):
+                r.replace_uses_with_if(nr, lambda u, g=guard: not g.is_ancestor(u.operation))
+
+
+_TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
+             arith.CeilDivUIOp, arith.FloorDivSIOp)
+
+
+def _has_partitioned(region: Region) -> bool:
+    """Whether ``region`` holds an acc.loop partitioned over some level."""
+    return any(
+        isinstance(o, acc.LoopOp) and (o.gang or o.worker or o.vector) for o in region.walk()
+    )
+
+
+def _zero(t: Attribute, where: str, op: Operation) -> Operation:
+    if isinstance(t, IntegerType | IndexType):
+        return arith.ConstantOp(IntegerAttr(0, t))
+    if isinstance(t, AnyFloat):
+        return arith.ConstantOp(FloatAttr(0.0, t))
+    if isinstance(t, ComplexType):
+        el = t.element_type
+        return complex.ConstantOp(ArrayAttr([FloatAttr(0.0, el), FloatAttr(0.0, el)]), t)
+    raise unsupported(f"{where}: '{op.name}' producing {t} in a masked remainder round")
