@@ -29,13 +29,19 @@ import json
 import os
 import tempfile
 import threading
+import warnings
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
+from xmux.runtime.contained import LLVMAborted, run_forked
+
+T = TypeVar("T")
 
 __all__ = [
     "JitModule",
@@ -178,32 +184,91 @@ def _parse(ir_text: str) -> llvm.ModuleRef:
     return mod
 
 
-def _optimize(mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None) -> None:
+def _optimize(
+    mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None, vectorize: bool = True
+) -> None:
     t = _target()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pto.loop_vectorization = True
+    pto.loop_vectorization = vectorize
     pto.slp_vectorization = True
     pto.loop_unrolling = True
     pb = llvm.create_pass_builder(machine or t.machine, pto)
     pb.getModulePassManager().run(mod, pb)
 
 
-def _parse_and_optimize(ir_text: str) -> llvm.ModuleRef:
+def _kernel_names(kernel_infos_json: str) -> str:
+    """``@a, @b`` for messages, from the kernel metadata record."""
+    try:
+        names = [k["name"] for k in json.loads(kernel_infos_json or "[]")]
+    except (ValueError, TypeError, KeyError):
+        names = []
+    return ", ".join(f"@{n}" for n in names) or "a module without kernels"
+
+
+def _contained(work: Callable[[bool], T], what: str) -> T:
+    """``work(vectorize)`` in a forked child (``runtime/contained.py``); when LLVM aborts,
+    again with the loop vectorizer off (the pass whose assertions abort on some CPUs), with a
+    warning naming ``what``; an error naming it when that aborts too."""
+    try:
+        return run_forked(lambda: work(True))
+    except LLVMAborted as e:
+        warnings.warn(
+            f"xmux: {e}, compiling {what}; compiled again with LLVM's loop vectorizer off",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    try:
+        return run_forked(lambda: work(False))
+    except LLVMAborted as e:
+        raise XmuxError(f"compiling {what}: {e} (also with the loop vectorizer off)") from None
+
+
+def _parse_and_optimize(
+    ir_text: str, vectorize: bool = True, machine: llvm.TargetMachine | None = None
+) -> llvm.ModuleRef:
     with _lock:
         mod = _parse(ir_text)
-        _optimize(mod)
+        _optimize(mod, machine, vectorize=vectorize)
         return mod
 
 
-def optimized_ir(ir_text: str) -> str:
-    """The IR after the JIT's O3 pipeline (for tests and debugging)."""
-    return str(_parse_and_optimize(ir_text))
+def _cpu_machine(cpu: str) -> llvm.TargetMachine:
+    """A target machine for another x86 CPU model, with that model's own features."""
+    return _target().target.create_target_machine(cpu=cpu, features="", opt=3, jit=False)
+
+
+def optimized_ir(ir_text: str, what: str = "LLVM IR", cpu: str | None = None) -> str:
+    """The IR after the JIT's O3 pipeline (for tests, debugging and the specialization
+    templates of runtime/spec_constants.py), contained like ``compile_ir``; for the host
+    CPU, or the CPU model ``cpu`` (tests that depend on vector widths name one)."""
+    machine = _cpu_machine(cpu) if cpu is not None else None
+    return _contained(lambda v: str(_parse_and_optimize(ir_text, v, machine)), what)
+
+
+def object_code(ir_text: str, cpu: str, what: str = "LLVM IR") -> bytes:
+    """An object file of ``ir_text`` for another x86 CPU model (``"haswell"``,
+    ``"znver3"``, ...; its own features), optimized and contained as ``compile_ir`` does:
+    the test suite builds every kernel for several CPU models so that an LLVM assertion on
+    any of them fails a test rather than a user's process."""
+    machine = _cpu_machine(cpu)
+
+    def work(vectorize: bool) -> bytes:
+        with _lock:
+            mod = _parse(ir_text)
+            _optimize(mod, machine, vectorize)
+            return machine.emit_object(mod)
+
+    return _contained(work, what)
 
 
 def assembly(ir_text: str) -> str:
     """Host assembly of the optimized IR (for tests and debugging)."""
-    with _lock:
-        return _target().machine.emit_assembly(_parse_and_optimize(ir_text))
+
+    def work(vectorize: bool) -> str:
+        with _lock:
+            return _target().machine.emit_assembly(_parse_and_optimize(ir_text, vectorize))
+
+    return _contained(work, "LLVM IR")
 
 
 def _externals(mod: llvm.ModuleRef) -> list[str]:
@@ -402,16 +467,20 @@ def compile_ir(
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
-        mod = _parse(ir_text)
-        _optimize(mod, machine)
-        externals = _externals(mod)  # after O3: dead declarations are gone, libcalls added
+
+        def build(vectorize: bool) -> tuple[bytes, list[str], list[str]]:
+            mod = _parse(ir_text)
+            _optimize(mod, machine, vectorize)
+            # after O3: dead declarations are gone, libcalls added
+            return machine.emit_object(mod), _externals(mod), _exports(mod)
+
+        obj, externals, exports = _contained(build, _kernel_names(kernel_infos_json))
         _check_externals(externals)
-        obj = machine.emit_object(mod)
         record = {
             "fingerprint": target_fingerprint(),
             "kernel_infos": kernel_infos_json,
             "externals": externals,
-            "exports": _exports(mod),
+            "exports": exports,
             "object_sha256": hashlib.sha256(obj).hexdigest(),
         }
         jm = JitModule(key, obj, record, source="compiled")

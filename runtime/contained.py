@@ -1,0 +1,113 @@
+"""LLVM work in a forked child: an LLVM abort cannot take the user's process down.
+
+llvmlite's LLVM is built with assertions, and its loop vectorizer aborts on some IR for
+some CPUs ("VPlan cost model and legacy cost model disagreed" on AVX2 hosts such as Zen 3
+or Haswell, for a loop that AVX-512 hosts compile): an assertion is ``abort()``, which no
+``try`` catches. ``run_forked(fn)`` runs ``fn`` (optimisation and code generation, which
+return bytes or text) in a child made by ``fork`` — the child inherits the parsed state, so
+nothing is set up again — and hands its result or exception back through a pipe; a child
+killed by a signal raises ``LLVMAborted`` with the last lines LLVM printed. The caller
+(``jit.compile_ir``) then retries with a safer setting.
+
+A fork costs a few milliseconds against LLVM's O3 (~100 ms per kernel module).
+``XMUX_LLVM_IN_PROCESS=1`` runs LLVM in the process instead (for debuggers and profilers).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import pickle
+import signal
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import TypeVar
+
+from xmux.errors import XmuxError
+
+T = TypeVar("T")
+
+
+class LLVMAborted(XmuxError):
+    """LLVM killed the child that compiled (an assertion or a crash)."""
+
+    def __init__(self, sig: int, stderr: str) -> None:
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        super().__init__(f"LLVM aborted ({name}): {_reason(stderr)}")
+        self.signal = sig
+        self.stderr = stderr
+
+
+def _reason(stderr: str) -> str:
+    """The assertion of LLVM's last line (``LoopVectorize.cpp:7264: VPlan cost model and
+    legacy cost model disagreed``), else that line."""
+    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    if not lines:
+        return "no message"
+    last = lines[-1]
+    if "Assertion" not in last:
+        return last
+    where = ""
+    for part in last.split(": "):
+        if ".cpp:" in part or ".h:" in part:
+            where = os.path.basename(part.strip()) + ": "
+            break
+    said = last.rsplit('&& "', 1)
+    what = said[1].split('"', 1)[0].strip() if len(said) == 2 else "assertion failed"
+    return where + what
+
+
+def in_process() -> bool:
+    return os.environ.get("XMUX_LLVM_IN_PROCESS", "0") == "1" or not hasattr(os, "fork")
+
+
+def run_forked(fn: Callable[[], T]) -> T:
+    """``fn()`` in a forked child (see the module docstring); its stderr is replayed here."""
+    if in_process():
+        return fn()
+    read_end, write_end = os.pipe()
+    with tempfile.TemporaryFile() as err:
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: no Python-level cleanup, no return
+            status = 0
+            try:
+                os.close(read_end)
+                os.dup2(err.fileno(), 2)
+                faulthandler.disable()  # an abort is reported by the parent, once
+                try:
+                    payload = pickle.dumps((True, fn()))
+                except BaseException as e:  # noqa: BLE001 - handed to the parent
+                    try:
+                        payload = pickle.dumps((False, e))
+                    except Exception:  # noqa: BLE001 - unpicklable: keep the message
+                        payload = pickle.dumps((False, XmuxError(f"{type(e).__name__}: {e}")))
+                view = memoryview(payload)
+                while view:
+                    view = view[os.write(write_end, view):]
+            except BaseException:  # noqa: BLE001
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        chunks = []
+        with os.fdopen(read_end, "rb") as pipe:
+            while chunk := pipe.read(1 << 20):
+                chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    if os.WIFSIGNALED(status):
+        raise LLVMAborted(os.WTERMSIG(status), stderr)
+    if stderr:
+        sys.stderr.write(stderr)
+    if not chunks:
+        raise XmuxError(f"the LLVM child exited with status {os.WEXITSTATUS(status)}")
+    ok, value = pickle.loads(b"".join(chunks))
+    if not ok:
+        raise value
+    return value
