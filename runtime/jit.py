@@ -64,6 +64,17 @@ _lock = threading.RLock()
 _memory: dict[str, JitModule] = {}
 _registered: dict[str, int] = {}
 
+
+def _reset_lock_in_child() -> None:
+    """A child forked while another thread held the lock (compiling) would wait for it
+    forever: that thread does not exist in the child. (Also what runtime/contained.py's
+    own children get: they were forked by the thread holding it.)"""
+    global _lock
+    _lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_reset_lock_in_child)
+
 #: counters tests (and curious users) can read: compiled, memory_hits, disk_hits, disk_writes
 cache_stats: Counter[str] = Counter()
 

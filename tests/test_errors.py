@@ -158,3 +158,37 @@ def test_reqd_work_group_size_needs_full_groups():
     k = xmux.compile(REQD).kernel("fixed")
     with pytest.raises(LaunchError, match=r"global_size \[12\] is not a multiple of its reqd"):
         k(np.zeros(12, np.float32), global_size=12, local_size=8)
+
+
+RECURSIVE = """
+func.func private @down(%n: i64) -> i64 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %done = arith.cmpi sle, %n, %c0 : i64
+  %r = scf.if %done -> (i64) {
+    scf.yield %c0 : i64
+  } else {
+    %m = arith.subi %n, %c1 : i64
+    %f = func.call @up(%m) : (i64) -> i64
+    scf.yield %f : i64
+  }
+  func.return %r : i64
+}
+func.func private @up(%n: i64) -> i64 {
+  %f = func.call @down(%n) : (i64) -> i64
+  func.return %f : i64
+}
+func.func @k(%a: memref<?xi64>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %n = arith.index_cast %i : index to i64
+  %f = func.call @down(%n) : (i64) -> i64
+  memref.store %f, %a[%i] : memref<?xi64>
+  func.return
+}
+"""
+
+
+def test_recursion_is_rejected_naming_the_cycle():
+    """OpenCL forbids recursion; deep recursion would overflow a worker's stack."""
+    with pytest.raises(XmuxError, match=r"recursion in kernel @k: @down -> @up -> @down"):
+        xmux.compile(RECURSIVE, cache=False)

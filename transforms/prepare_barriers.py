@@ -11,7 +11,8 @@ Re-creates the reference's PrepareBarriersPass together with PoCL's "Flatten" st
   kernel's body (the block is split, ``func.return`` becomes a branch to the continuation).
   Functions reaching a barrier that were called before and are not called any more are
   removed (they cannot run outside a kernel). Barrier-free callees are left alone.
-* **Recursion** through a function that reaches a barrier is an error naming the cycle.
+* **Recursion** among the functions a kernel reaches is an error naming the cycle (OpenCL
+  forbids it; deep recursion would overflow a worker's stack).
 * **Unique ids.** Every ``mux.work_group_barrier``, ``mux.sub_group_barrier`` and work-group
   collective of an entry point gets a distinct ``id``: 1, 2, ... in program (walk) order, so
   later passes (and vectorized copies of a kernel) can name barrier regions. Running the pass
@@ -89,12 +90,11 @@ def barrier_functions(module: ModuleOp) -> set[str]:
 
 
 def _check_recursion(module: ModuleOp, with_barriers: set[str]) -> None:
-    """A call cycle through functions that reach a barrier cannot be flattened."""
+    """No call cycle among the functions kernels reach: OpenCL forbids recursion (a work-item
+    runs on a small stack), and a cycle through a function that reaches a barrier could not
+    be flattened anyway."""
     funcs = _functions(module)
-    graph = {
-        name: [c.callee.string_value() for c in _calls(funcs[name])]
-        for name in with_barriers
-    }
+    graph = {name: [c.callee.string_value() for c in _calls(f)] for name, f in funcs.items()}
     state: dict[str, int] = {}  # 1 on the stack, 2 done
     path: list[str] = []
 
@@ -106,19 +106,25 @@ def _check_recursion(module: ModuleOp, with_barriers: set[str]) -> None:
                 continue
             if state.get(callee) == 1:
                 cycle = path[path.index(callee) :] + [callee]
+                named = " -> ".join(f"@{n}" for n in cycle)
+                if any(n in with_barriers for n in cycle):
+                    raise XmuxError(
+                        f"{PASS}: recursion through a barrier: {named} (functions that "
+                        "reach a barrier are inlined into the kernel, which is impossible "
+                        "for a recursive call)"
+                    )
                 raise XmuxError(
-                    f"{PASS}: recursion through a barrier: "
-                    + " -> ".join(f"@{n}" for n in cycle)
-                    + " (functions that reach a barrier are inlined into the kernel, which "
-                    "is impossible for a recursive call)"
+                    f"{PASS}: recursion in kernel @{path[0]}: {named} (OpenCL C forbids "
+                    "recursion in kernel code)"
                 )
             if callee not in state:
                 visit(callee)
         path.pop()
         state[name] = 2
 
-    for name in sorted(graph):
-        if name not in state:
+    for kernel in attrs.entry_points(module):
+        name = kernel.sym_name.data
+        if name in graph and name not in state:
             visit(name)
 
 
@@ -221,8 +227,8 @@ class PrepareBarriersPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with_barriers = barrier_functions(op)
         kernels = attrs.entry_points(op)
+        _check_recursion(op, with_barriers)
         if with_barriers:
-            _check_recursion(op, with_barriers)
             called_before = _called(op)
             for kernel in kernels:
                 _inline_calls(kernel, op, with_barriers)
