@@ -99,6 +99,8 @@ class XInterpreter(Interpreter):
     op: Operation | None = None
     #: func.call ops of the current call chain (barrier identity, error messages)
     stack: list[Operation] = field(default_factory=list)
+    #: buffers only fake addresses point to (llvm.alloca): alive as long as the work-item
+    keep: list[Any] = field(default_factory=list)
 
     # -- environment: one flat dict per call frame --------------------------------------
     def get_values(self, values) -> tuple[Any, ...]:

@@ -56,7 +56,91 @@ def from_spec_value(v: Any, t: Attribute) -> Any:
     return from_python(v, t)
 
 
+def llvm_layout(t: Attribute) -> tuple[int, int]:
+    """(size, alignment) in bytes of an LLVM type on the host (natural C layout)."""
+    if isinstance(t, llvm.LLVMStructType):
+        off, align = 0, 1
+        for ft in t.types.data:
+            s, a = llvm_layout(ft)
+            off = -(-off // a) * a + s
+            align = max(align, a)
+        return -(-off // align) * align, align
+    if isinstance(t, llvm.LLVMArrayType):
+        s, a = llvm_layout(t.type)
+        return s * t.size.data, a
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8, 8
+    if isinstance(t, VectorType):
+        s, _ = llvm_layout(t.element_type)
+        n = s * int(np.prod(t.get_shape()))
+        return n, 1 << max(0, (n - 1).bit_length())
+    size = storage_dtype(t).itemsize
+    return size, size
+
+
+def llvm_leaves(t: Attribute, base: int = 0):
+    """(byte offset, scalar type, path) of every scalar of an aggregate LLVM type."""
+    if isinstance(t, llvm.LLVMStructType):
+        off = 0
+        for i, ft in enumerate(t.types.data):
+            s, a = llvm_layout(ft)
+            off = -(-off // a) * a
+            for o, st, path in llvm_leaves(ft, base + off):
+                yield o, st, (i, *path)
+            off += s
+    elif isinstance(t, llvm.LLVMArrayType):
+        s, _ = llvm_layout(t.type)
+        for i in range(t.size.data):
+            for o, st, path in llvm_leaves(t.type, base + i * s):
+                yield o, st, (i, *path)
+    else:
+        yield base, t, ()
+
+
+def _gep_offset(t: Attribute, indices: list[int]) -> int:
+    """Byte offset of ``getelementptr t, ptr, i0, i1, ...``."""
+    size, _ = llvm_layout(t)
+    off = indices[0] * size
+    for i in indices[1:]:
+        if isinstance(t, llvm.LLVMStructType):
+            off += next(o for o, _, path in llvm_leaves(t) if path[:1] == (i,)) \
+                if i < len(t.types.data) else 0
+            t = t.types.data[i]
+        elif isinstance(t, llvm.LLVMArrayType):
+            t = t.type
+            off += i * llvm_layout(t)[0]
+        else:
+            raise NotSupportedError(f"llvm.getelementptr into {t}")
+    return off
+
+
 class MiscFunctions(InterpreterFunctions):
+    @impl(llvm.ConstantOp)
+    def run_llvm_constant(self, interp, op, args):
+        return (attr_value(op.value, op.result.type),)
+
+    @impl(llvm.AllocaOp)
+    def run_llvm_alloca(self, interp, op, args):
+        from xmux.runtime.interpreter.memory import Allocation
+
+        size, _ = llvm_layout(op.elem_type)
+        alloc = Allocation.new(size * args[0], "a private llvm.alloca buffer")
+        interp.keep.append(alloc)  # fake addresses do not keep buffers alive
+        return (alloc.address,)
+
+    @impl(llvm.GEPOp)
+    def run_gep(self, interp, op, args):
+        ptr, *dyn = args
+        idx, k = [], 0
+        for c in op.rawConstantIndices.get_values():
+            if c == llvm.GEP_USE_SSA_VAL:
+                w = int_width(op.ssa_indices[k].type)
+                idx.append(to_signed(dyn[k], w))  # type: ignore[arg-type]
+                k += 1
+            else:
+                idx.append(c)
+        return (ptr + _gep_offset(op.elem_type, idx),)
+
     # -- llvm pointers and atomics --------------------------------------------------------
     @impl(llvm.IntToPtrOp)
     def run_inttoptr(self, interp, op, args):
@@ -70,15 +154,32 @@ class MiscFunctions(InterpreterFunctions):
     def run_llvm_load(self, interp, op, args):
         from xmux.runtime.interpreter.memory import load
 
-        m, i = _ptr_access(interp, args[0], op.results[0].type)
-        return (load(m, (i,), interp, atomic=op.ordering.value.data != 0),)
+        t = op.results[0].type
+        atomic = op.ordering.value.data != 0
+        if isinstance(t, llvm.LLVMStructType | llvm.LLVMArrayType):
+            vals = {}
+            for off, st, path in llvm_leaves(t):
+                m, i = _ptr_access(interp, args[0] + off, st)
+                vals[path] = load(m, (i,), interp, atomic=atomic)
+            return (_assemble(t, vals, ()),)
+        m, i = _ptr_access(interp, args[0], t)
+        return (load(m, (i,), interp, atomic=atomic),)
 
     @impl(llvm.StoreOp)
     def run_llvm_store(self, interp, op, args):
         from xmux.runtime.interpreter.memory import store
 
-        m, i = _ptr_access(interp, args[1], op.value.type)
+        t = op.value.type
         atomic = op.ordering is not None and op.ordering.value.data != 0
+        if isinstance(t, llvm.LLVMStructType | llvm.LLVMArrayType):
+            for off, st, path in llvm_leaves(t):
+                v = args[0]
+                for p in path:
+                    v = v[p]
+                m, i = _ptr_access(interp, args[1] + off, st)
+                store(m, (i,), v, interp, atomic=atomic)
+            return ()
+        m, i = _ptr_access(interp, args[1], t)
         store(m, (i,), args[0], interp, atomic=atomic)
         return ()
 
@@ -263,6 +364,14 @@ class MiscFunctions(InterpreterFunctions):
     def run_complex_neq(self, interp, op, args):
         x, y = args
         return (int(bool(x.real != y.real) or bool(x.imag != y.imag)),)
+
+
+def _assemble(t: Attribute, vals: dict, path: tuple[int, ...]) -> Any:
+    if isinstance(t, llvm.LLVMStructType):
+        return tuple(_assemble(ft, vals, (*path, i)) for i, ft in enumerate(t.types.data))
+    if isinstance(t, llvm.LLVMArrayType):
+        return tuple(_assemble(t.type, vals, (*path, i)) for i in range(t.size.data))
+    return vals[path]
 
 
 def _make_complex(dtype: np.dtype, re: Any, im: Any) -> Any:

@@ -58,7 +58,7 @@ class WorkItem:
         self.pending: tuple[str, Operation, tuple[Operation, ...], Any] | None = None
         self.result: Any = None
         self.error: BaseException | None = None
-        self.thread: threading.Thread | None = None
+        #: the token of the pool thread running this work-item (threaded groups)
         self.go: threading.Semaphore | None = None
         launch = group.launch
         self.interp = XInterpreter(launch.module, shared=launch.shared, wi=self, launch=launch)
@@ -96,6 +96,8 @@ class Group:
         self.locals: dict[str, Any] = {}
         self.abort = False
         self.to_sched = threading.Semaphore(0)
+        self.round: list[WorkItem] = []
+        self.pos = 0
         sx, sy, _ = self.size
         self.items = [
             WorkItem(self, (i % sx, (i // sx) % sy, i // (sx * sy)), i) for i in range(self.n)
@@ -121,50 +123,59 @@ class Group:
                 wi.state = DONE
 
     def _run_threaded(self) -> None:
+        """Rounds: the token goes from each runnable work-item to the next (``_yielded``),
+        the last hands it back to the scheduler, which resolves the barrier."""
+        pool = self.launch.pool
         runnable = list(self.items)
-        old = threading.stack_size()
         try:
-            threading.stack_size(_THREAD_STACK)
             while runnable:
-                for wi in runnable:
-                    wi.state = RUNNING
-                    if wi.thread is None:
-                        wi.go = threading.Semaphore(0)
-                        wi.thread = threading.Thread(
-                            target=self._thread_main, args=(wi,), daemon=True,
-                            name=f"xmux-interp-{self.launch.name}-{wi.llid}",
-                        )
-                        wi.thread.start()
-                    else:
-                        wi.go.release()  # type: ignore[union-attr]
-                    self.to_sched.acquire()
-                    if wi.state == ERROR:
-                        assert wi.error is not None
-                        raise wi.error
+                self.round, self.pos = runnable, 0
+                self._start(runnable[0])
+                self.to_sched.acquire()
+                failed = next((w for w in runnable if w.state == ERROR), None)
+                if failed is not None:
+                    assert failed.error is not None
+                    raise failed.error
                 runnable = self._next_round()
-        finally:
-            threading.stack_size(old)
+        except BaseException:
             self.abort = True
-            for wi in self.items:
-                if wi.thread is not None and wi.state == WAITING:
-                    wi.go.release()  # type: ignore[union-attr]
-            for wi in self.items:
-                if wi.thread is not None:
-                    wi.thread.join()
+            waiting = [w for w in self.items if w.state == WAITING]
+            for w in waiting:
+                w.go.release()  # type: ignore[union-attr]
+            for _ in waiting:
+                pool.unwound.acquire()
+            raise
 
-    def _thread_main(self, wi: WorkItem) -> None:
+    def _start(self, wi: WorkItem) -> None:
+        wi.state = RUNNING
+        if wi.go is None:
+            self.launch.pool.assign(wi)
+        else:
+            wi.go.release()
+
+    def _yielded(self, wi: WorkItem) -> None:
+        """``wi`` stopped (barrier, return or error): pass the token on."""
+        if wi.state != ERROR:
+            self.pos += 1
+            if self.pos < len(self.round):
+                self._start(self.round[self.pos])
+                return
+        self.to_sched.release()
+
+    def item_main(self, wi: WorkItem) -> bool:
+        """Run ``wi`` on a pool thread; False when it was aborted while waiting."""
         try:
             with np.errstate(all="ignore"):
                 self.launch.run_item(wi)
             wi.state = DONE
         except _Abort:
-            return
+            return False
         except XmuxError as e:
             wi.error, wi.state = e, ERROR
         except BaseException as e:  # noqa: BLE001 - reported by the scheduler
             wi.error, wi.state = self.launch.internal_error(e, wi), ERROR
             wi.error.__cause__ = e
-        self.to_sched.release()
+        return True
 
     def sync(self, wi: WorkItem, op: Operation, scope: str, payload: Any) -> Any:
         """Called by a work-item at a barrier-like op: returns the op's result for it."""
@@ -175,18 +186,17 @@ class Group:
             (result,) = resolve_collective(op, [wi], [payload], self)
             self._advance(scope, members)
             return result
-        if wi.thread is None or threading.current_thread() is not wi.thread:
+        if wi.go is None:
             raise InterpretError(
                 f"internal: barrier-like op reached in a group run without threads at "
                 f"{wi.interp.where(op)}"
             )
         wi.pending = (scope, op, tuple(wi.interp.stack), payload)
         wi.state = WAITING
-        self.to_sched.release()
-        wi.go.acquire()  # type: ignore[union-attr]
+        self._yielded(wi)
+        wi.go.acquire()
         if self.abort:
             raise _Abort()
-        wi.state = RUNNING
         wi.pending = None
         return wi.result
 
@@ -269,6 +279,66 @@ def barrier_label(op: Operation, calls: Sequence[Operation] = ()) -> str:
     return label
 
 
+class _Worker:
+    """A pool thread: runs one work-item at a time (its stack is the work-item's state)."""
+
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        self.go = threading.Semaphore(0)
+        self.wi: WorkItem | None = None
+        self.thread = threading.Thread(target=self._loop, daemon=True, name="xmux-interp")
+        self.thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            self.go.acquire()
+            wi = self.wi
+            if wi is None:
+                return
+            finished = wi.group.item_main(wi)
+            wi.go = None
+            self.wi = None
+            self.pool.free.append(self)
+            if finished:
+                wi.group._yielded(wi)
+            else:
+                self.pool.unwound.release()
+
+
+class Pool:
+    """Threads for the work-items of one launch, reused group after group (starting a
+    thread costs more than interpreting a short kernel)."""
+
+    def __init__(self) -> None:
+        self.free: list[_Worker] = []
+        self.all: list[_Worker] = []
+        self.unwound = threading.Semaphore(0)
+
+    def assign(self, wi: WorkItem) -> None:
+        if self.free:
+            w = self.free.pop()
+        else:
+            old = threading.stack_size()
+            threading.stack_size(_THREAD_STACK)
+            try:
+                w = _Worker(self)
+            finally:
+                threading.stack_size(old)
+            self.all.append(w)
+        w.wi = wi
+        wi.go = w.go
+        w.go.release()
+
+    def close(self) -> None:
+        for w in self.all:
+            w.wi = None
+            w.go.release()
+        for w in self.all:
+            w.thread.join()
+        self.all.clear()
+        self.free.clear()
+
+
 class Launch:
     """One kernel launch over an NDRange (normalised to 3-D)."""
 
@@ -296,10 +366,14 @@ class Launch:
 
     def run(self) -> None:
         ng = self.num_groups
-        for gz in range(ng[2]):
-            for gy in range(ng[1]):
-                for gx in range(ng[0]):
-                    Group(self, (gx, gy, gz)).run()
+        self.pool = Pool()
+        try:
+            for gz in range(ng[2]):
+                for gy in range(ng[1]):
+                    for gx in range(ng[0]):
+                        Group(self, (gx, gy, gz)).run()
+        finally:
+            self.pool.close()
 
     def group_args(self, group: Group) -> tuple[Any, ...]:
         """The kernel arguments of one group: fresh local-memory buffers in place of the
