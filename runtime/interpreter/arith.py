@@ -302,12 +302,22 @@ def _cast(cls: type[Operation] | None):
     return reg
 
 
+_IN_W: dict[Operation, int] = {}
+_OUT_W: dict[Operation, int] = {}
+
+
 def _in_w(op: Operation) -> int:
-    return int_width(elem_type(op.operands[0].type))  # type: ignore[return-value]
+    w = _IN_W.get(op)
+    if w is None:
+        w = _IN_W[op] = int_width(elem_type(op.operands[0].type))  # type: ignore[assignment]
+    return w  # type: ignore[return-value]
 
 
 def _out_w(op: Operation) -> int:
-    return int_width(elem_type(op.results[0].type))  # type: ignore[return-value]
+    w = _OUT_W.get(op)
+    if w is None:
+        w = _OUT_W[op] = int_width(elem_type(op.results[0].type))  # type: ignore[assignment]
+    return w  # type: ignore[return-value]
 
 
 @_cast(arith.ExtUIOp)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -23,8 +23,9 @@ from xdsl.interpreter import (
     ReturnedValues,
     _InterpreterFunctionImpls,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 
 from xmux.errors import NotSupportedError
 
@@ -44,8 +45,11 @@ class _Impls(_InterpreterFunctionImpls):
         return impl(ft, interpreter, op, args)
 
 
-Plan = tuple[tuple[Operation, InterpreterFunctions, Any, tuple[SSAValue, ...],
-                   tuple[SSAValue, ...]], ...]
+#: terminators that return their operands to the region's op (handled inline)
+_YIELDS = (scf.YieldOp, func.ReturnOp)
+
+Plan = tuple[tuple[Operation, InterpreterFunctions, Any, tuple[int, ...], tuple[int, ...],
+                   bool], ...]
 
 
 @dataclass
@@ -72,6 +76,9 @@ class Shared:
         return self.symbols.get(name)
 
     def plan(self, block: Block) -> Plan:
+        """Per op: (op, functions, implementation, operand keys, result keys, terminator).
+        Values are keyed by ``id`` (xDSL's ``SSAValue.__hash__`` is a Python call); a
+        non-terminator's ``@impl`` wrapper is unwrapped so no ``OpImplResult`` is built."""
         plan = self.plans.get(block)
         if plan is None:
             rows = []
@@ -81,8 +88,17 @@ class Shared:
                     raise NotSupportedError(
                         f"interpreter: no implementation for op '{op.name}' ({op_text(op)})"
                     )
-                ft, impl = entry
-                rows.append((op, ft, impl, tuple(op.operands), tuple(op.results)))
+                ft, fn = entry
+                term = op.has_trait(IsTerminator)
+                if isinstance(op, _YIELDS):
+                    rows.append((op, ft, None, tuple(id(o) for o in op.operands), (), True))
+                    continue
+                if not term and "func" in fn.__code__.co_freevars:
+                    fn = fn.__closure__[fn.__code__.co_freevars.index("func")].cell_contents
+                else:
+                    term = True  # a wrapper returning OpImplResult
+                rows.append((op, ft, fn, tuple(id(o) for o in op.operands),
+                             tuple(id(r) for r in op.results), term))
             plan = self.plans[block] = tuple(rows)
         return plan
 
@@ -92,7 +108,8 @@ class XInterpreter(Interpreter):
     """One work-item's (or the host program's) interpreter."""
 
     shared: Shared | None = None
-    env: dict[SSAValue, Any] = field(default_factory=dict)
+    #: SSA values of the current call frame, keyed by ``id(value)``
+    env: dict[int, Any] = field(default_factory=dict)
     wi: WorkItem | None = None
     launch: Launch | None = None
     #: the op being interpreted (for error messages)
@@ -105,12 +122,12 @@ class XInterpreter(Interpreter):
     # -- environment: one flat dict per call frame --------------------------------------
     def get_values(self, values) -> tuple[Any, ...]:
         env = self.env
-        return tuple(env[v] for v in values)
+        return tuple(env[id(v)] for v in values)
 
     def set_values(self, pairs) -> None:
         env = self.env
         for k, v in pairs:
-            env[k] = v
+            env[id(k)] = v
 
     def push_scope(self, name: str | None = None) -> None:
         pass
@@ -128,20 +145,26 @@ class XInterpreter(Interpreter):
         plan_of = self.shared.plan  # type: ignore[union-attr]
         while True:
             for a, v in zip(block.args, args, strict=True):
-                env[a] = v
-            for op, ft, impl, operands, results in plan_of(block):
+                env[id(a)] = v
+            for op, ft, fn, okeys, rkeys, term in plan_of(block):
                 self.op = op
-                r = impl(ft, self, op, tuple([env[o] for o in operands]))
-                vals = r.values
-                if results:
-                    for res, v in zip(results, vals, strict=True):
-                        env[res] = v
-                tv = r.terminator_value
-                if tv is not None:
-                    if tv.__class__ is ReturnedValues:
-                        return tv.values
-                    block, args = tv
-                    break
+                if fn is None:  # scf.yield / func.return: leave the region
+                    return tuple([env[k] for k in okeys])
+                vals = fn(ft, self, op, tuple([env[k] for k in okeys]))
+                if term:
+                    tv = vals.terminator_value
+                    if tv is not None:
+                        if tv.__class__ is ReturnedValues:
+                            return tv.values
+                        block, args = tv
+                        break
+                    vals = vals.values
+                if rkeys:
+                    if len(rkeys) == 1:
+                        env[rkeys[0]] = vals[0]
+                    else:
+                        for k, v in zip(rkeys, vals, strict=True):
+                            env[k] = v
             else:
                 return ()
 

@@ -123,7 +123,7 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 class MemRef:
     """A memref value: allocation, dtype, aligned byte position, offset/sizes/strides."""
 
-    __slots__ = ("alloc", "dtype", "base", "offset", "shape", "strides", "is_int")
+    __slots__ = ("alloc", "dtype", "base", "offset", "shape", "strides", "is_int", "_view")
 
     def __init__(self, alloc: Allocation, dtype: np.dtype, base: int, offset: int,
                  shape: tuple[int, ...], strides: tuple[int, ...], is_int: bool) -> None:
@@ -134,6 +134,15 @@ class MemRef:
         self.shape = shape
         self.strides = strides
         self.is_int = is_int
+        self._view: np.ndarray | None = None
+
+    @property
+    def view(self) -> np.ndarray:
+        """The typed numpy view of the buffer from the aligned pointer on."""
+        v = self._view
+        if v is None:
+            v = self._view = self.alloc.view(self.dtype, self.base)
+        return v
 
     def with_layout(self, offset: int, shape, strides, dtype=None, base=None, is_int=None):
         return MemRef(self.alloc, self.dtype if dtype is None else dtype,
@@ -142,12 +151,18 @@ class MemRef:
 
     def element(self, idx: tuple[int, ...], interp, what: str) -> int:
         """Linear element index of ``idx`` (checked against the shape and the buffer)."""
-        off = self.offset
-        for i, n, s in zip(idx, self.shape, self.strides, strict=True):
-            if i >= n:
+        if len(idx) == 1:
+            i = idx[0]
+            if i >= self.shape[0]:
                 raise self._oob(idx, interp, what)
-            off += i * s
-        if off < 0 or self.base + (off + 1) * self.dtype.itemsize > self.alloc.raw.size:
+            off = self.offset + i * self.strides[0]
+        else:
+            off = self.offset
+            for i, n, s in zip(idx, self.shape, self.strides, strict=True):
+                if i >= n:
+                    raise self._oob(idx, interp, what)
+                off += i * s
+        if off < 0 or off >= len(self.view):
             raise self._oob(idx, interp, what, buffer=True)
         return off
 
@@ -261,7 +276,7 @@ def load(m: MemRef, idx: tuple[int, ...], interp, atomic: bool = False) -> Any:
         _check_local_read(m, off, interp, "read")
         if not atomic:
             _race(m, off, interp, False)
-    v = m.alloc.view(m.dtype, m.base)[off]
+    v = m.view[off]
     return int(v) if m.is_int else v
 
 
@@ -273,7 +288,7 @@ def store(m: MemRef, idx: tuple[int, ...], value: Any, interp, atomic: bool = Fa
             _race(m, off, interp, True)
         b = m.base + off * m.dtype.itemsize
         a.init[b : b + m.dtype.itemsize] = True
-    a.view(m.dtype, m.base)[off] = value
+    m.view[off] = value
 
 
 def mark_initialised(m: MemRef) -> None:

@@ -274,8 +274,22 @@ def barrier_label(op: Operation, calls: Sequence[Operation] = ()) -> str:
             ) + 1
         label = _LABELS[op] = f"'{op.name}' #{index} of @{fname} ({op_text(op)})"
     if calls:
-        via = " -> ".join(f"@{c.callee.string_value()}" for c in calls)  # type: ignore[attr-defined]
-        return f"{label} via {via}"
+        return f"{label} via " + " -> ".join(call_label(c) for c in calls)
+    return label
+
+
+def call_label(op: Operation) -> str:
+    """"@h (call #2 in @k)": a call site, for barriers reached through calls."""
+    label = _LABELS.get(op)
+    if label is None:
+        f = enclosing_function(op)
+        index, fname = 0, "?"
+        if f is not None:
+            fname = f.sym_name.data
+            calls = [o for o in f.walk() if isinstance(o, func.CallOp)]
+            index = next(i for i, o in enumerate(calls) if o is op) + 1
+        callee = op.callee.string_value()  # type: ignore[attr-defined]
+        label = _LABELS[op] = f"@{callee} (call #{index} in @{fname})"
     return label
 
 
