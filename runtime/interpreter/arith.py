@@ -433,13 +433,36 @@ def _int_impl(cls: type[Operation], fn: Callable[[int, int, int, Any], int]):
 
 
 def _float_impl(cls: type[Operation], fn: Callable[[Any, Any], Any]):
-    def run(self, interp, op, args):
-        a, b = args
-        if a.__class__ is np.ndarray and fn in (maximumf, minimumf, maxnumf, minnumf):
-            return (_lanes(fn, args, op.results[0].type),)
-        return (fn(a, b),)
+    if fn in (maximumf, minimumf, maxnumf, minnumf):
 
-    return impl(cls)(run)
+        def run(self, interp, op, args):
+            if args[0].__class__ is np.ndarray:
+                return (_lanes(fn, args, op.results[0].type),)
+            return (fn(*args),)
+
+        return impl(cls)(run)
+    return impl(cls)(_FAST_FLOAT.get(cls, lambda self, interp, op, args: (fn(*args),)))
+
+
+def _addf(self, interp, op, args):
+    return (args[0] + args[1],)
+
+
+def _subf(self, interp, op, args):
+    return (args[0] - args[1],)
+
+
+def _mulf(self, interp, op, args):
+    return (args[0] * args[1],)
+
+
+def _divf(self, interp, op, args):
+    return (args[0] / args[1],)
+
+
+#: the four IEEE operations inline (numpy scalars and arrays round at their width)
+_FAST_FLOAT = {arith.AddfOp: _addf, arith.SubfOp: _subf, arith.MulfOp: _mulf,
+               arith.DivfOp: _divf}
 
 
 def _cast_impl(cls: type[Operation], fn: Callable[[Any, Operation, Any], Any]):

@@ -41,10 +41,13 @@ class ControlFunctions(ScfFunctions, CfFunctions):
         if step <= 0:
             raise UndefinedBehaviorError(f"scf.for with step {step} at {interp.where()}")
         vals = tuple(loop_args)
-        body = op.body
+        argkeys, plan = interp.shared.entry(op.body)
+        run_block = interp.run_block
         m = (1 << w) - 1
         for i in range(lb, ub, step):
-            vals = interp.run_ssacfg_region(body, (i & m, *vals), "for")
+            vals = run_block(argkeys, plan, (i & m, *vals))
+            if vals is None:  # a multi-block body (cannot be: scf.for has one block)
+                raise NotSupportedError(f"scf.for with a branching body at {interp.where()}")
         return vals
 
     @impl(scf.ExecuteRegionOp)

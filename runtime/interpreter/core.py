@@ -58,7 +58,10 @@ class Shared:
 
     impls: _Impls
     module: Any = None
-    plans: dict[Block, Plan] = field(default_factory=dict)
+    #: block plans and region entries by ``id`` (the IR is kept alive in ``keep``)
+    plans: dict[int, Plan] = field(default_factory=dict)
+    regions: dict[int, Any] = field(default_factory=dict)
+    keep: list[Any] = field(default_factory=list)
     callees: dict[Operation, func.FuncOp] = field(default_factory=dict)
     #: non-local ``memref.global`` / ``llvm.mlir.global`` buffers (one per run)
     globals: dict[str, Any] = field(default_factory=dict)
@@ -75,12 +78,24 @@ class Shared:
                     self.symbols[sym.data] = op
         return self.symbols.get(name)
 
+    def entry(self, region: Region) -> tuple[tuple[int, ...], Plan] | None:
+        """(argument keys, plan) of a region's first block (None: no block)."""
+        key = id(region)
+        hit = self.regions.get(key, self)
+        if hit is self:
+            block = region.first_block
+            hit = self.regions[key] = (
+                None if block is None else (tuple(id(a) for a in block.args), self.plan(block))
+            )
+        return hit  # type: ignore[return-value]
+
     def plan(self, block: Block) -> Plan:
         """Per op: (op, functions, implementation, operand keys, result keys, terminator).
         Values are keyed by ``id`` (xDSL's ``SSAValue.__hash__`` is a Python call); a
         non-terminator's ``@impl`` wrapper is unwrapped so no ``OpImplResult`` is built."""
-        plan = self.plans.get(block)
+        plan = self.plans.get(id(block))
         if plan is None:
+            self.keep.append(block)
             rows = []
             for op in block.ops:
                 entry = self.impls._impl_dict.get(type(op))
@@ -99,7 +114,7 @@ class Shared:
                     term = True  # a wrapper returning OpImplResult
                 rows.append((op, ft, fn, tuple(id(o) for o in op.operands),
                              tuple(id(r) for r in op.results), term))
-            plan = self.plans[block] = tuple(rows)
+            plan = self.plans[id(block)] = tuple(rows)
         return plan
 
 
@@ -116,6 +131,8 @@ class XInterpreter(Interpreter):
     op: Operation | None = None
     #: func.call ops of the current call chain (barrier identity, error messages)
     stack: list[Operation] = field(default_factory=list)
+    #: the successor of the last block that branched (``run_block``)
+    branch: Any = None
     #: buffers only fake addresses point to (llvm.alloca): alive as long as the work-item
     keep: list[Any] = field(default_factory=list)
 
@@ -138,35 +155,47 @@ class XInterpreter(Interpreter):
     def run_ssacfg_region(
         self, region: Region, args: tuple[Any, ...], name: str = "unknown"
     ) -> tuple[Any, ...]:
-        block = region.first_block
-        if block is None:
+        shared = self.shared
+        assert shared is not None
+        entry = shared.entry(region)
+        if entry is None:
             return ()
-        env = self.env
-        plan_of = self.shared.plan  # type: ignore[union-attr]
+        argkeys, plan = entry
         while True:
-            for a, v in zip(block.args, args, strict=True):
-                env[id(a)] = v
-            for op, ft, fn, okeys, rkeys, term in plan_of(block):
-                self.op = op
-                if fn is None:  # scf.yield / func.return: leave the region
-                    return tuple([env[k] for k in okeys])
-                vals = fn(ft, self, op, tuple([env[k] for k in okeys]))
-                if term:
-                    tv = vals.terminator_value
-                    if tv is not None:
-                        if tv.__class__ is ReturnedValues:
-                            return tv.values
-                        block, args = tv
-                        break
-                    vals = vals.values
-                if rkeys:
-                    if len(rkeys) == 1:
-                        env[rkeys[0]] = vals[0]
-                    else:
-                        for k, v in zip(rkeys, vals, strict=True):
-                            env[k] = v
-            else:
-                return ()
+            out = self.run_block(argkeys, plan, args)
+            if out is not None:
+                return out
+            block, args = self.branch  # type: ignore[misc]
+            argkeys, plan = tuple(id(a) for a in block.args), shared.plan(block)
+
+    def run_block(
+        self, argkeys: tuple[int, ...], plan: Plan, args: tuple[Any, ...]
+    ) -> tuple[Any, ...] | None:
+        """Run one block: the values it returns to the region's op, or None after a branch
+        (the successor and its arguments in ``self.branch``)."""
+        env = self.env
+        for k, v in zip(argkeys, args, strict=True):
+            env[k] = v
+        for op, ft, fn, okeys, rkeys, term in plan:
+            self.op = op
+            if fn is None:  # scf.yield / func.return: leave the region
+                return tuple([env[k] for k in okeys])
+            vals = fn(ft, self, op, tuple([env[k] for k in okeys]))
+            if term:
+                tv = vals.terminator_value
+                if tv is not None:
+                    if tv.__class__ is ReturnedValues:
+                        return tv.values
+                    self.branch = tv
+                    return None
+                vals = vals.values
+            if rkeys:
+                if len(rkeys) == 1:
+                    env[rkeys[0]] = vals[0]
+                else:
+                    for k, v in zip(rkeys, vals, strict=True):
+                        env[k] = v
+        return ()
 
     def call_function(self, callee: func.FuncOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """Run ``callee``'s body in a fresh frame."""

@@ -123,7 +123,8 @@ def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
 class MemRef:
     """A memref value: allocation, dtype, aligned byte position, offset/sizes/strides."""
 
-    __slots__ = ("alloc", "dtype", "base", "offset", "shape", "strides", "is_int", "_view")
+    __slots__ = ("alloc", "dtype", "base", "offset", "shape", "strides", "is_int", "_view",
+                 "_safe")
 
     def __init__(self, alloc: Allocation, dtype: np.dtype, base: int, offset: int,
                  shape: tuple[int, ...], strides: tuple[int, ...], is_int: bool) -> None:
@@ -135,6 +136,8 @@ class MemRef:
         self.strides = strides
         self.is_int = is_int
         self._view: np.ndarray | None = None
+        #: every in-shape index lands in the buffer (checked once, on first access)
+        self._safe: bool | None = None
 
     @property
     def view(self) -> np.ndarray:
@@ -151,20 +154,39 @@ class MemRef:
 
     def element(self, idx: tuple[int, ...], interp, what: str) -> int:
         """Linear element index of ``idx`` (checked against the shape and the buffer)."""
-        if len(idx) == 1:
+        shape, strides = self.shape, self.strides
+        n = len(idx)
+        if n == 1:
             i = idx[0]
-            if i >= self.shape[0]:
+            if i >= shape[0]:
                 raise self._oob(idx, interp, what)
-            off = self.offset + i * self.strides[0]
+            off = self.offset + i * strides[0]
+        elif n == 2:
+            i, j = idx
+            if i >= shape[0] or j >= shape[1]:
+                raise self._oob(idx, interp, what)
+            off = self.offset + i * strides[0] + j * strides[1]
         else:
             off = self.offset
-            for i, n, s in zip(idx, self.shape, self.strides, strict=True):
-                if i >= n:
+            for i, d, st in zip(idx, shape, strides, strict=True):
+                if i >= d:
                     raise self._oob(idx, interp, what)
-                off += i * s
-        if off < 0 or off >= len(self.view):
+                off += i * st
+        safe = self._safe
+        if safe is None:
+            safe = self._safe = self._extent_fits()
+        if not safe and (off < 0 or off >= len(self.view)):
             raise self._oob(idx, interp, what, buffer=True)
         return off
+
+    def _extent_fits(self) -> bool:
+        if any(d == 0 for d in self.shape):
+            return True
+        low = self.offset + sum((d - 1) * s for d, s in zip(self.shape, self.strides,
+                                                             strict=True) if s < 0)
+        high = self.offset + sum((d - 1) * s for d, s in zip(self.shape, self.strides,
+                                                              strict=True) if s > 0)
+        return low >= 0 and high < len(self.view)
 
     def _oob(self, idx, interp, what: str, buffer: bool = False) -> OutOfBoundsError:
         shown = [to_signed(i, 64) for i in idx]

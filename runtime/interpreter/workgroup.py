@@ -24,6 +24,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.utils.scoped_dict import ScopedDict
 
 from xmux.dialects import mux
 from xmux.errors import XmuxError
@@ -34,6 +35,11 @@ READY, RUNNING, WAITING, DONE, ERROR = range(5)
 
 #: threads of a group need room for the interpreter's recursion (nested regions, calls)
 _THREAD_STACK = 16 << 20
+
+
+#: xDSL's per-interpreter scope stack, unused by ``XInterpreter`` (a flat frame dict):
+#: one shared instance spares building one per work-item
+_UNUSED_SCOPE = ScopedDict(name="unused")
 
 
 class _Abort(BaseException):
@@ -61,8 +67,10 @@ class WorkItem:
         #: the token of the pool thread running this work-item (threaded groups)
         self.go: threading.Semaphore | None = None
         launch = group.launch
-        self.interp = XInterpreter(launch.module, shared=launch.shared, wi=self, launch=launch)
-        self.interp._impls = launch.shared.impls
+        self.interp = XInterpreter(
+            launch.module, _impls=launch.shared.impls, _ctx=_UNUSED_SCOPE,
+            shared=launch.shared, wi=self, launch=launch,
+        )
 
     @property
     def global_id(self) -> tuple[int, ...]:
