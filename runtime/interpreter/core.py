@@ -61,6 +61,9 @@ class Shared:
     #: block plans and region entries by ``id`` (the IR is kept alive in ``keep``)
     plans: dict[int, Plan] = field(default_factory=dict)
     regions: dict[int, Any] = field(default_factory=dict)
+    #: coroutine plans (``coroutines.gen_plan``) and the ids of synchronising ops
+    gplans: dict[int, Any] = field(default_factory=dict)
+    sync: set[int] | None = None
     keep: list[Any] = field(default_factory=list)
     callees: dict[Operation, func.FuncOp] = field(default_factory=dict)
     #: non-local ``memref.global`` / ``llvm.mlir.global`` buffers (one per run)

@@ -102,9 +102,10 @@ def _reachable(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
     return list(seen.values())
 
 
-def needs_threads(module: ModuleOp, kernel: func.FuncOp, sub_group_size: int) -> bool:
-    """Whether a group can meet at a barrier: a work-group barrier-like op, or a sub-group
-    one with sub-groups of more than one work-item, reachable from the kernel."""
+def meets_at_barriers(module: ModuleOp, kernel: func.FuncOp, sub_group_size: int) -> bool:
+    """Whether a group can meet at a barrier (its work-items then run as coroutines): a
+    work-group barrier-like op, or a sub-group one with sub-groups of more than one
+    work-item, reachable from the kernel."""
     for f in _reachable(module, kernel):
         for op in f.walk():
             if mux.is_work_group_barrier_like(op):
@@ -188,7 +189,7 @@ class Runner:
             global_size=nd.global_size, local_size=nd.local_size,  # type: ignore[arg-type]
             global_offset=nd.global_offset,  # type: ignore[arg-type]
             sub_group_size=sg, races=self.shared.races,
-            needs_threads=needs_threads(self.module, f, sg),
+            meets_at_barriers=meets_at_barriers(self.module, f, sg),
         ).run()
 
     def ndrange(self, name: str, global_size, local_size, global_offset) -> _launch.NDRange:

@@ -1,21 +1,19 @@
 """A launch: work-groups one after another; inside a group, work-items with real barriers.
 
 Without a barrier-like op reachable from the kernel, the work-items of a group simply run
-one after another on the calling thread. Otherwise each work-item runs on a Python thread of
-its own (xDSL's interpreter recurses through regions, so a work-item's state at a barrier *is*
-its Python stack), strictly one at a time: the scheduler (the calling thread) hands a token to
-each runnable work-item in local linear id order and waits until it reaches its next barrier
-or returns. When every work-item waits, they must all wait at the same op reached through
-the same calls: the collective is resolved (``mux.resolve_collective``) and the next round
-starts. Sub-group ops only need the sub-group's work-items. Anything else is a divergent
-barrier (``DivergentBarrierError``). An error in one work-item aborts the group: waiting
-threads are woken with an abort flag, unwind, and are joined before the error is raised.
+one after another. Otherwise each work-item is a generator (``coroutines.py``) that stops at
+every barrier-like op with a request; the scheduler advances every runnable work-item, in
+local linear id order, to its next request or to its return. When every work-item waits,
+they must all wait at the same op reached through the same calls: the collective is
+resolved (``mux.resolve_collective``), each gets its result and the next round starts.
+Sub-group ops only need the sub-group's work-items. Anything else is a divergent barrier
+(``DivergentBarrierError``, listing where each work-item is). An error in one work-item
+propagates at once; the other work-items' generators are closed.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -33,17 +31,10 @@ from xmux.runtime.interpreter.errors import DivergentBarrierError, InterpretErro
 
 READY, RUNNING, WAITING, DONE, ERROR = range(5)
 
-#: threads of a group need room for the interpreter's recursion (nested regions, calls)
-_THREAD_STACK = 16 << 20
-
 
 #: xDSL's per-interpreter scope stack, unused by ``XInterpreter`` (a flat frame dict):
 #: one shared instance spares building one per work-item
 _UNUSED_SCOPE = ScopedDict(name="unused")
-
-
-class _Abort(BaseException):
-    """Unwinds a waiting work-item's thread when its group is aborted."""
 
 
 def _ids(lid: Sequence[int], dim: int) -> str:
@@ -51,7 +42,7 @@ def _ids(lid: Sequence[int], dim: int) -> str:
 
 
 class WorkItem:
-    """One work-item: its ids, interpreter, and (threaded groups) thread and token."""
+    """One work-item: its ids, interpreter and (groups with barriers) generator."""
 
     def __init__(self, group: Group, lid: tuple[int, int, int], llid: int) -> None:
         self.group = group
@@ -64,8 +55,8 @@ class WorkItem:
         self.pending: tuple[str, Operation, tuple[Operation, ...], Any] | None = None
         self.result: Any = None
         self.error: BaseException | None = None
-        #: the token of the pool thread running this work-item (threaded groups)
-        self.go: threading.Semaphore | None = None
+        #: the work-item as a generator (groups that meet at barriers)
+        self.gen: Any = None
         launch = group.launch
         self.interp = XInterpreter(
             launch.module, _impls=launch.shared.impls, _ctx=_UNUSED_SCOPE,
@@ -102,10 +93,6 @@ class Group:
         self.n = math.prod(self.size)
         self.epoch = 0
         self.locals: dict[str, Any] = {}
-        self.abort = False
-        self.to_sched = threading.Semaphore(0)
-        self.round: list[WorkItem] = []
-        self.pos = 0
         sx, sy, _ = self.size
         self.items = [
             WorkItem(self, (i % sx, (i // sx) % sy, i // (sx * sy)), i) for i in range(self.n)
@@ -116,10 +103,10 @@ class Group:
 
     # -- running -------------------------------------------------------------------------
     def run(self) -> None:
-        if self.launch.needs_threads and self.n > 1:
-            self._run_threaded()
-            return
         with np.errstate(all="ignore"):
+            if self.launch.meets_at_barriers and self.n > 1:
+                self._run_coroutines()
+                return
             for wi in self.items:
                 wi.state = RUNNING
                 try:
@@ -130,83 +117,62 @@ class Group:
                     raise self.launch.internal_error(e, wi) from e
                 wi.state = DONE
 
-    def _run_threaded(self) -> None:
-        """Rounds: the token goes from each runnable work-item to the next (``_yielded``),
-        the last hands it back to the scheduler, which resolves the barrier."""
-        pool = self.launch.pool
-        runnable = list(self.items)
+    def _run_coroutines(self) -> None:
+        from xmux.runtime.interpreter.coroutines import run_function
+
+        kernel = self.launch.kernel
         try:
+            for wi in self.items:
+                wi.gen = run_function(wi.interp, kernel, self.args)
+            runnable = self.items
             while runnable:
-                self.round, self.pos = runnable, 0
-                self._start(runnable[0])
-                self.to_sched.acquire()
-                failed = next((w for w in runnable if w.state == ERROR), None)
-                if failed is not None:
-                    assert failed.error is not None
-                    raise failed.error
+                for wi in runnable:
+                    self._step(wi)
                 runnable = self._next_round()
-        except BaseException:
-            self.abort = True
-            waiting = [w for w in self.items if w.state == WAITING]
-            for w in waiting:
-                w.go.release()  # type: ignore[union-attr]
-            for _ in waiting:
-                pool.unwound.acquire()
-            raise
+        finally:
+            for wi in self.items:
+                if wi.gen is not None:
+                    wi.gen.close()  # unwinds a suspended work-item (its finally blocks)
+                    wi.gen = None
 
-    def _start(self, wi: WorkItem) -> None:
+    def _step(self, wi: WorkItem) -> None:
+        """Run ``wi`` to its next wait (or its return); ops whose group is this work-item
+        alone are resolved on the spot."""
+        from xmux.runtime.interpreter.mux import resolve_collective
+
+        value, wi.result = wi.result, None
         wi.state = RUNNING
-        if wi.go is None:
-            self.launch.pool.assign(wi)
-        else:
-            wi.go.release()
-
-    def _yielded(self, wi: WorkItem) -> None:
-        """``wi`` stopped (barrier, return or error): pass the token on."""
-        if wi.state != ERROR:
-            self.pos += 1
-            if self.pos < len(self.round):
-                self._start(self.round[self.pos])
+        while True:
+            try:
+                request = wi.gen.send(value)  # type: ignore[union-attr]
+            except StopIteration:
+                wi.state, wi.gen = DONE, None
                 return
-        self.to_sched.release()
-
-    def item_main(self, wi: WorkItem) -> bool:
-        """Run ``wi`` on a pool thread; False when it was aborted while waiting."""
-        try:
-            with np.errstate(all="ignore"):
-                self.launch.run_item(wi)
-            wi.state = DONE
-        except _Abort:
-            return False
-        except XmuxError as e:
-            wi.error, wi.state = e, ERROR
-        except BaseException as e:  # noqa: BLE001 - reported by the scheduler
-            wi.error, wi.state = self.launch.internal_error(e, wi), ERROR
-            wi.error.__cause__ = e
-        return True
+            except XmuxError:
+                raise
+            except Exception as e:
+                raise self.launch.internal_error(e, wi) from e
+            scope, op, _, payload = request
+            members = self.items if scope == "work_group" else self.sub_groups[wi.sg_id]
+            if len(members) > 1:
+                wi.pending, wi.state = request, WAITING
+                return
+            (value,) = resolve_collective(op, [wi], [payload], self)
+            self._advance(scope, members)
 
     def sync(self, wi: WorkItem, op: Operation, scope: str, payload: Any) -> Any:
-        """Called by a work-item at a barrier-like op: returns the op's result for it."""
+        """A barrier-like op reached in plain mode: only where its group is one work-item."""
         from xmux.runtime.interpreter.mux import resolve_collective
 
         members = self.items if scope == "work_group" else self.sub_groups[wi.sg_id]
-        if len(members) == 1:
-            (result,) = resolve_collective(op, [wi], [payload], self)
-            self._advance(scope, members)
-            return result
-        if wi.go is None:
+        if len(members) != 1:
             raise InterpretError(
-                f"internal: barrier-like op reached in a group run without threads at "
+                f"internal: barrier-like op reached outside a coroutine at "
                 f"{wi.interp.where(op)}"
             )
-        wi.pending = (scope, op, tuple(wi.interp.stack), payload)
-        wi.state = WAITING
-        self._yielded(wi)
-        wi.go.acquire()
-        if self.abort:
-            raise _Abort()
-        wi.pending = None
-        return wi.result
+        (result,) = resolve_collective(op, [wi], [payload], self)
+        self._advance(scope, members)
+        return result
 
     def _advance(self, scope: str, members: list[WorkItem]) -> None:
         if scope == "work_group":
@@ -301,66 +267,6 @@ def call_label(op: Operation) -> str:
     return label
 
 
-class _Worker:
-    """A pool thread: runs one work-item at a time (its stack is the work-item's state)."""
-
-    def __init__(self, pool: Pool) -> None:
-        self.pool = pool
-        self.go = threading.Semaphore(0)
-        self.wi: WorkItem | None = None
-        self.thread = threading.Thread(target=self._loop, daemon=True, name="xmux-interp")
-        self.thread.start()
-
-    def _loop(self) -> None:
-        while True:
-            self.go.acquire()
-            wi = self.wi
-            if wi is None:
-                return
-            finished = wi.group.item_main(wi)
-            wi.go = None
-            self.wi = None
-            self.pool.free.append(self)
-            if finished:
-                wi.group._yielded(wi)
-            else:
-                self.pool.unwound.release()
-
-
-class Pool:
-    """Threads for the work-items of one launch, reused group after group (starting a
-    thread costs more than interpreting a short kernel)."""
-
-    def __init__(self) -> None:
-        self.free: list[_Worker] = []
-        self.all: list[_Worker] = []
-        self.unwound = threading.Semaphore(0)
-
-    def assign(self, wi: WorkItem) -> None:
-        if self.free:
-            w = self.free.pop()
-        else:
-            old = threading.stack_size()
-            threading.stack_size(_THREAD_STACK)
-            try:
-                w = _Worker(self)
-            finally:
-                threading.stack_size(old)
-            self.all.append(w)
-        w.wi = wi
-        wi.go = w.go
-        w.go.release()
-
-    def close(self) -> None:
-        for w in self.all:
-            w.wi = None
-            w.go.release()
-        for w in self.all:
-            w.thread.join()
-        self.all.clear()
-        self.free.clear()
-
-
 class Launch:
     """One kernel launch over an NDRange (normalised to 3-D)."""
 
@@ -368,7 +274,7 @@ class Launch:
         self, module: ModuleOp, kernel: func.FuncOp, shared: Shared, args: list[Any],
         local_args: dict[int, Any], *, work_dim: int, global_size: tuple[int, int, int],
         local_size: tuple[int, int, int], global_offset: tuple[int, int, int],
-        sub_group_size: int, races: bool, needs_threads: bool,
+        sub_group_size: int, races: bool, meets_at_barriers: bool,
     ) -> None:
         self.module = module
         self.kernel = kernel
@@ -384,18 +290,14 @@ class Launch:
                                                                  strict=True))
         self.sub_group_size = sub_group_size
         self.races = races
-        self.needs_threads = needs_threads
+        self.meets_at_barriers = meets_at_barriers
 
     def run(self) -> None:
         ng = self.num_groups
-        self.pool = Pool()
-        try:
-            for gz in range(ng[2]):
-                for gy in range(ng[1]):
-                    for gx in range(ng[0]):
-                        Group(self, (gx, gy, gz)).run()
-        finally:
-            self.pool.close()
+        for gz in range(ng[2]):
+            for gy in range(ng[1]):
+                for gx in range(ng[0]):
+                    Group(self, (gx, gy, gz)).run()
 
     def group_args(self, group: Group) -> tuple[Any, ...]:
         """The kernel arguments of one group: fresh local-memory buffers in place of the
