@@ -359,6 +359,37 @@ def test_arith_bit_exact_against_compiled():
     np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
 
 
+VECTOR = """
+func.func @v(%a: memref<?xf32>, %o: memref<?xf32>, %n: index)
+    attributes {mux.kernel = "entry_point"} {
+  %g = mux.get_global_id 0 : index
+  %c4 = arith.constant 4 : index
+  %base = arith.muli %g, %c4 : index
+  %left = arith.subi %n, %base : index
+  %m = vector.create_mask %left : vector<4xi1>
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %x = vector.maskedload %a[%base], %m, %z
+      : memref<?xf32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+  %y = arith.mulf %x, %x : vector<4xf32>
+  %w = vector.fma %x, %y, %x : vector<4xf32>
+  %s = vector.shuffle %w, %y [3, 2, 1, 0] : vector<4xf32>, vector<4xf32>
+  %r = vector.reduction <add>, %s : vector<4xf32> into f32
+  %b = vector.broadcast %r : f32 to vector<4xf32>
+  %q = arith.addf %s, %b : vector<4xf32>
+  vector.maskedstore %o[%base], %m, %q : memref<?xf32>, vector<4xi1>, vector<4xf32>
+  func.return
+}"""
+
+
+def test_vector_ops_bit_exact_against_compiled():
+    n = 13
+    a = np.arange(n, dtype=np.float32) * np.float32(0.37)
+    want, got = np.zeros(n, np.float32), np.zeros(n, np.float32)
+    xmux.compile(VECTOR, cache=False)["v"](a, want, n, global_size=4, local_size=1)
+    xmux.interpret(VECTOR, "v", a, got, n, global_size=4, local_size=1)
+    np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+
+
 @pytest.mark.parametrize("op,match", [
     ("arith.divsi %x, %z : i32", "signed division by zero"),
     ("arith.remui %x, %z : i32", "unsigned remainder by zero"),

@@ -81,7 +81,9 @@ class Allocation:
         self.raw = raw
         self.name = name
         self.space = space
-        self.init = np.zeros(raw.size, dtype=np.bool_) if local else None
+        #: work-group local memory: 1 per byte some work-item of the group wrote (a
+        #: bytearray: ``find(0, lo, hi)`` checks an element at C speed)
+        self.init = bytearray(raw.size) if local else None
         self.race = RaceState(raw.size) if local and races else None
         self.views: dict[tuple[np.dtype, int], np.ndarray] = {}
         self.id = next(_ids)
@@ -251,7 +253,7 @@ def type_layout(t: MemRefType, shape: tuple[int, ...]) -> tuple[int | None, list
 def _check_local_read(m: MemRef, off: int, interp, what: str) -> None:
     a = m.alloc
     b = m.base + off * m.dtype.itemsize
-    if a.init is not None and not a.init[b : b + m.dtype.itemsize].all():
+    if a.init is not None and a.init.find(0, b, b + m.dtype.itemsize) != -1:
         raise UninitializedReadError(
             f"{what} of uninitialised work-group local memory: element {off} of {a.name} "
             f"was not written by any work-item of this group, at {interp.where()}"
@@ -309,18 +311,21 @@ def store(m: MemRef, idx: tuple[int, ...], value: Any, interp, atomic: bool = Fa
         if not atomic:
             _race(m, off, interp, True)
         b = m.base + off * m.dtype.itemsize
-        a.init[b : b + m.dtype.itemsize] = True
+        a.init[b : b + m.dtype.itemsize] = _ONES[m.dtype.itemsize]
     m.view[off] = value
 
 
+_ONES = {n: b"\x01" * n for n in (1, 2, 4, 8, 16)}
+
+
 def mark_initialised(m: MemRef) -> None:
-    if m.alloc.init is not None:
+    """Every element of ``m`` counts as written (the destination of a copy)."""
+    init = m.alloc.init
+    if init is not None and all(s > 0 for s in m.shape):
         isz = m.dtype.itemsize
-        flat = m.alloc.init[m.base :]
-        if flat.size and all(s > 0 for s in m.shape):
-            for idx in itertools.product(*(range(s) for s in m.shape)):
-                b = (m.offset + sum(i * s for i, s in zip(idx, m.strides, strict=True))) * isz
-                flat[b : b + isz] = True
+        for idx in itertools.product(*(range(s) for s in m.shape)):
+            b = m.base + (m.offset + sum(i * s for i, s in zip(idx, m.strides, strict=True))) * isz
+            init[b : b + isz] = b"\x01" * isz
 
 
 # -- atomics (memref.atomic_rmw kinds as MLIR's arith::AtomicRMWKind) ---------------------
@@ -588,11 +593,11 @@ def dma_copy(interp, dst: MemRef, src: MemRef, width: int, rows: list[tuple[int,
                     f"DMA {what} bytes [{b}, {b + width}) outside {m.alloc.name} "
                     f"({m.alloc.raw.size} bytes) at {interp.where()}"
                 )
-        if src.alloc.init is not None and not src.alloc.init[s : s + width].all():
+        if src.alloc.init is not None and src.alloc.init.find(0, s, s + width) != -1:
             raise UninitializedReadError(
                 f"DMA read of uninitialised work-group local memory (bytes [{s}, "
                 f"{s + width}) of {src.alloc.name}) at {interp.where()}"
             )
         dst.alloc.raw[d : d + width] = src.alloc.raw[s : s + width]
         if dst.alloc.init is not None:
-            dst.alloc.init[d : d + width] = True
+            dst.alloc.init[d : d + width] = b"\x01" * width

@@ -264,6 +264,50 @@ class MiscFunctions(InterpreterFunctions):
             store(m, (*idx[:-1], idx[-1] + k), int(x) if m.is_int else x, interp)
         return ()
 
+    @impl(vector.MaskedLoadOp)
+    def run_masked_load(self, interp, op, args):
+        from xmux.runtime.interpreter.memory import load
+
+        m, *rest = args
+        idx, mask, passthru = rest[:-2], rest[-2], rest[-1]
+        out = passthru.copy()
+        for k in range(out.shape[0]):
+            if mask[k]:  # masked-off lanes are not accessed (no bounds check)
+                out[k] = load(m, (*idx[:-1], idx[-1] + k), interp)
+        return (out,)
+
+    @impl(vector.MaskedStoreOp)
+    def run_masked_store(self, interp, op, args):
+        from xmux.runtime.interpreter.memory import store
+
+        m, *rest = args
+        idx, mask, v = rest[:-2], rest[-2], rest[-1]
+        for k in range(v.shape[0]):
+            if mask[k]:
+                x = v[k]
+                store(m, (*idx[:-1], idx[-1] + k), int(x) if m.is_int else x, interp)
+        return ()
+
+    @impl(vector.CreateMaskOp)
+    def run_create_mask(self, interp, op, args):
+        n = op.results[0].type.get_shape()[0]
+        if len(args) != 1:
+            raise NotSupportedError(f"vector.create_mask of rank {len(args)} at {interp.where()}")
+        bound = to_signed(args[0], 64)
+        return (np.arange(n) < bound,)
+
+    @impl(vector.ShuffleOp)
+    def run_shuffle(self, interp, op, args):
+        a, b = args
+        both = np.concatenate([np.ravel(a), np.ravel(b)])
+        return (both[[int(m) for m in op.mask.get_values()]].copy(),)
+
+    @impl(vector.BitcastOp)
+    def run_vector_bitcast(self, interp, op, args):
+        t = op.results[0].type
+        return (np.ascontiguousarray(args[0]).view(vector_dtype(t.element_type))
+                .reshape(t.get_shape()).copy(),)
+
     @impl(vector.BroadcastOp)
     def run_broadcast(self, interp, op: vector.BroadcastOp, args):
         t = op.vector.type
