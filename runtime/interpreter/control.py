@@ -50,6 +50,13 @@ class ControlFunctions(ScfFunctions, CfFunctions):
                 raise NotSupportedError(f"scf.for with a branching body at {interp.where()}")
         return vals
 
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(self, interp, op: scf.IndexSwitchOp, args):
+        value = to_signed(args[0], 64)  # cases are signed; xDSL compares the raw value
+        cases = list(op.cases.get_values())
+        region = op.case_regions[cases.index(value)] if value in cases else op.default_region
+        return interp.run_ssacfg_region(region, ())
+
     @impl(scf.ExecuteRegionOp)
     def run_execute_region(self, interp, op, args):
         return interp.run_ssacfg_region(op.region, ())

@@ -182,8 +182,8 @@ def _execute_region(interp, op, args) -> Gen:
 
 
 def _index_switch(interp, op: scf.IndexSwitchOp, args) -> Gen:
-    cases = op.cases.get_values()
-    region = op.case_regions[cases.index(args[0])] if args[0] in cases else op.default_region
+    value, cases = to_signed(args[0], 64), list(op.cases.get_values())
+    region = op.case_regions[cases.index(value)] if value in cases else op.default_region
     return (yield from run_region(interp, region, ()))
 
 

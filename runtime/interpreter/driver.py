@@ -135,6 +135,14 @@ def sub_group_size_of(kernel: func.FuncOp, option: int | None) -> int:
     return option or 1
 
 
+def reset_caches() -> None:
+    """Drop the per-op caches of earlier runs (they hold ops, hence whole modules, alive)."""
+    from xmux.runtime.interpreter import workgroup
+
+    for cache_dict in (arith._WIDTH, arith._IN_W, arith._OUT_W, workgroup._LABELS):
+        cache_dict.clear()
+
+
 class Runner:
     """A prepared module: implementations, shared state, kernel metadata."""
 
@@ -142,15 +150,13 @@ class Runner:
                  spec_constants: dict | None = None, races: bool = False) -> None:
         from xmux.api import kernel_infos
 
+        reset_caches()
         self.module = module
         self.option = sub_group_size
         self.shared = Shared(make_impls(), module, races=races,
                              spec_constants=dict(spec_constants or {}))
         self.kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
         self.infos = {i.name: i for i in kernel_infos(module, sub_group_size or 1)}
-        known = set()
-        for f in self.kernels.values():
-            known.update(attrs.get_spec_constants_used(f) or [])
         self._check_spec(spec_constants)
 
     def _check_spec(self, values: dict | None) -> None:
