@@ -15,6 +15,7 @@ from test_barriers import LAUNCHES as BARRIER_LAUNCHES
 from test_barriers import NEEDS_K, SHAPES, model
 from test_barriers import groups as barrier_groups
 from test_collectives import COLLECTIVES, KINDS, MLIR_TYPE, _kernel, expected, inputs
+from test_collectives import SHAPES as COLLECTIVE_SHAPES
 from test_queries import _kernel_source as queries_source
 from test_queries import expected as queries_expected
 from test_sub_groups import _deltas, shuffled, sub_groups
@@ -167,6 +168,28 @@ def test_work_group_any_all_and_broadcast():
         np.testing.assert_array_equal(out[ids], a[ids[1 * 13 + 2]])
     with pytest.raises(UndefinedBehaviorError, match="broadcast from local id"):
         xmux.interpret(bcast, "b", a, out, 20, 1, global_size=gsize, local_size=lsize)
+
+
+def test_collectives_in_a_loop_and_a_helper_against_compiled():
+    """Collectives inside a loop and inside a called helper (the work-items suspend inside
+    the call), interpreted and compiled on the same inputs."""
+    prog = xmux.compile(COLLECTIVE_SHAPES, cache=False)
+    for gsize, lsize in [((60,), (7,)), ((26, 6), (13, 3))]:
+        n = int(np.prod(gsize))
+        a = np.random.default_rng(3).integers(-9, 9, n).astype(np.int64)
+        want, got = np.zeros_like(a), np.zeros_like(a)
+        prog["iterated"](a, want, 3, global_size=gsize, local_size=lsize)
+        xmux.interpret(COLLECTIVE_SHAPES, "iterated", a, got, 3, global_size=gsize,
+                       local_size=lsize)
+        np.testing.assert_array_equal(got, want)
+    x = np.random.default_rng(4).random(512).astype(np.float32)
+    want, got = np.zeros_like(x), np.zeros_like(x)
+    prog["fixed"](x, want, global_size=(16, 32), local_size=(16, 16))
+    xmux.interpret(COLLECTIVE_SHAPES, "fixed", x, got, global_size=(16, 32), local_size=(16, 16))
+    np.testing.assert_allclose(got, want, rtol=1e-5)  # the compiled fadd reduce reassociates
+    with pytest.raises(LaunchError, match="does not match its reqd_work_group_size"):
+        xmux.interpret(COLLECTIVE_SHAPES, "fixed", x, got, global_size=(16, 32),
+                       local_size=(8, 8))
 
 
 @pytest.mark.parametrize("n", [4, 8])
@@ -388,6 +411,42 @@ def test_vector_ops_bit_exact_against_compiled():
     xmux.compile(VECTOR, cache=False)["v"](a, want, n, global_size=4, local_size=1)
     xmux.interpret(VECTOR, "v", a, got, n, global_size=4, local_size=1)
     np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
+
+
+MATH_OPS = ["absf", "ceil", "floor", "sqrt", "round", "roundeven", "trunc", "rsqrt", "exp",
+            "log", "sin", "cos", "exp2", "log2", "log10", "tanh", "atan", "erf", "cbrt"]
+
+
+@pytest.mark.parametrize("t", ["f16", "f32", "f64"])
+def test_math_bit_exact_against_compiled(t):
+    """Transcendental functions call libm as the JIT-compiled code does: same bits."""
+    rows = [f"math.{o} %x : {t}" for o in MATH_OPS] + [
+        f"math.fma %x, %y, %x : {t}", f"math.copysign %x, %y : {t}", f"math.powf %x, %y : {t}",
+        f"math.fpowi %x, %five : {t}, i32",
+    ]
+    body = "\n".join(
+        f"  %r{k} = {r}\n  %c{k} = arith.constant {k} : index\n"
+        f"  memref.store %r{k}, %o[%c{k}, %g] : memref<?x?x{t}>" for k, r in enumerate(rows)
+    )
+    src = f"""
+func.func @m(%a: memref<?x{t}>, %b: memref<?x{t}>, %o: memref<?x?x{t}>)
+    attributes {{mux.kernel = "entry_point"}} {{
+  %g = mux.get_global_id 0 : index
+  %x = memref.load %a[%g] : memref<?x{t}>
+  %y = memref.load %b[%g] : memref<?x{t}>
+  %five = arith.constant 5 : i32
+{body}
+  func.return
+}}"""
+    dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[t]
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(48) * 4).astype(dtype), rng.standard_normal(48).astype(dtype)
+    a[:8] = [0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, 3.0]
+    want, got = np.zeros((len(rows), 48), dtype), np.zeros((len(rows), 48), dtype)
+    xmux.compile(src, cache=False, specialize=False)["m"](a, b, want, global_size=48)
+    xmux.interpret(src, "m", a, b, got, global_size=48)
+    for k, r in enumerate(rows):
+        np.testing.assert_array_equal(got[k], want[k], err_msg=r)
 
 
 @pytest.mark.parametrize("op,match", [
