@@ -266,6 +266,56 @@ def test_local_memory_argument(local):
         xmux.interpret(TREE, "tree", a, a, sums, global_size=n, local_size=local)
 
 
+DMA = """
+"memref.global"() <{sym_name = "tile", type = memref<8x8xf32, 3>, sym_visibility = "private",
+                    initial_value}> : () -> ()
+func.func @dma(%src: memref<?x?xf32>, %vol: memref<?xf64>, %box: memref<4x3xf64>,
+               %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %t = memref.get_global @tile : memref<8x8xf32, 3>
+  %w = arith.constant 32 : index
+  %ds = arith.constant 32 : index
+  %ss = arith.constant 64 : index
+  %h = arith.constant 8 : index
+  %e = mux.dma_read_2d %t, %src width(%w) dst_stride(%ds) src_stride(%ss) height(%h)
+      : memref<8x8xf32, 3>, memref<?x?xf32>
+  %w3 = arith.constant 24 : index
+  %dl = arith.constant 24 : index
+  %sl = arith.constant 40 : index
+  %h3 = arith.constant 2 : index
+  %dp = arith.constant 48 : index
+  %sp = arith.constant 120 : index
+  %d = arith.constant 2 : index
+  %e3 = mux.dma_read_3d %box, %vol width(%w3) dst_line_stride(%dl) src_line_stride(%sl)
+      height(%h3) dst_plane_stride(%dp) src_plane_stride(%sp) depth(%d)
+      : memref<4x3xf64>, memref<?xf64>
+  mux.dma_wait %e, %e3
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %n = arith.constant 256 : index
+  %e2 = mux.dma_write_1d %out, %t width(%n) : memref<?xf32>, memref<8x8xf32, 3>
+  mux.dma_wait %e2
+  func.return
+}"""
+
+
+def test_dma_against_compiled():
+    src = np.arange(128, dtype=np.float32).reshape(8, 16)
+    vol = np.arange(60, dtype=np.float64)
+    outs = []
+    for run in (xmux.compile(DMA, cache=False)["dma"],
+                lambda *a, **k: xmux.interpret(DMA, "dma", *a, **k)):
+        box, out = np.zeros((4, 3)), np.zeros(64, np.float32)
+        run(src, vol, box, out, global_size=(4, 2), local_size=(4, 2))
+        outs.append((box, out))
+    np.testing.assert_array_equal(outs[1][0], vol.reshape(4, 3, 5)[:2, :2, :3].reshape(4, 3))
+    np.testing.assert_array_equal(outs[1][1], src[:, :8].ravel())
+    for a, b in zip(outs[0], outs[1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    bad = DMA.replace("%h = arith.constant 8", "%h = arith.constant 9")
+    with pytest.raises(OutOfBoundsError, match="DMA destination bytes"):
+        xmux.interpret(bad, "dma", src, vol, np.zeros((4, 3)), np.zeros(64, np.float32),
+                       global_size=2)
+
+
 def test_specialization_constants():
     src = EXAMPLES / "spec_constants.mlir"
     ints, floats = np.zeros(2, np.int32), np.zeros(6, np.float32)
