@@ -16,6 +16,7 @@ from test_barriers import NEEDS_K, SHAPES, model
 from test_barriers import groups as barrier_groups
 from test_collectives import COLLECTIVES, KINDS, MLIR_TYPE, _kernel, expected, inputs
 from test_collectives import SHAPES as COLLECTIVE_SHAPES
+from test_complex import KERNEL as COMPLEX_KERNEL
 from test_queries import _kernel_source as queries_source
 from test_queries import expected as queries_expected
 from test_sub_groups import _deltas, shuffled, sub_groups
@@ -497,6 +498,17 @@ func.func @m(%a: memref<?x{t}>, %b: memref<?x{t}>, %o: memref<?x?x{t}>)
     xmux.interpret(src, "m", a, b, got, global_size=48)
     for k, r in enumerate(rows):
         np.testing.assert_array_equal(got[k], want[k], err_msg=r)
+
+
+@pytest.mark.parametrize("elem,dtype", [("f32", np.complex64), ("f64", np.complex128)])
+def test_complex_against_compiled(elem, dtype):
+    src = COMPLEX_KERNEL.replace("{E}", elem)
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(37) + 1j * rng.standard_normal(37)).astype(dtype)
+    want, got = np.zeros_like(x), np.zeros_like(x)
+    xmux.compile(src, cache=False)["cmul"](x, want, global_size=37, local_size=1)
+    xmux.interpret(src, "cmul", x, got, global_size=37)
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("op,match", [

@@ -99,7 +99,3 @@ class ControlFunctions(ScfFunctions, CfFunctions):
     @impl_callable(func.FuncOp)
     def call_func(self, interp, op: func.FuncOp, args):
         return interp.call_function(op, args)
-
-
-def reject(op_name: str, why: str) -> None:
-    raise NotSupportedError(f"interpreter: {op_name} {why}")
