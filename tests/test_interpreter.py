@@ -620,6 +620,41 @@ def test_barrier_reached_through_different_calls_is_divergent():
     xmux.interpret(one_site, "k", np.zeros(2, np.int32), global_size=2, local_size=2)
 
 
+def test_groups_of_1024_work_items():
+    src = """
+    func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+      %g = mux.get_global_id 0 : index
+      %x = memref.load %a[%g] : memref<?xi32>
+      %s = mux.work_group_scan_inclusive add %x : i32
+      %r = mux.work_group_reduce add %s : i32
+      %y = arith.addi %s, %r : i32
+      memref.store %y, %a[%g] : memref<?xi32>
+      func.return
+    }"""
+    a = np.arange(2048, dtype=np.int32)
+    xmux.interpret(src, "k", a, global_size=2048, local_size=1024)
+    s = np.cumsum(np.arange(2048).reshape(2, 1024), 1)
+    np.testing.assert_array_equal(a, (s + s.sum(1, keepdims=True)).ravel())
+    with pytest.raises(LaunchError, match="at most 1024"):
+        xmux.interpret(src, "k", a, global_size=2048, local_size=2048)
+
+
+def test_error_while_others_wait_aborts_the_group():
+    """Work-item 2 fails after the first barrier while 0 and 1 wait at the second: the error
+    propagates, the suspended work-items are closed, and the next run is unaffected."""
+    src = _local_kernel("""
+  BARRIER
+  %c2 = arith.constant 2 : index
+  %bad = arith.cmpi eq, %l, %c2 : index
+  %c99 = arith.constant 99 : index
+  %i = arith.select %bad, %c99, %g : index
+  %w = memref.load %a[%i] : memref<?xi32>
+  BARRIER""")
+    with pytest.raises(OutOfBoundsError, match=r"index \[99\].*work-item \(2\)"):
+        xmux.interpret(src, "k", np.zeros(4, np.int32), global_size=4, local_size=4)
+    xmux.interpret(src, "k", np.zeros(4, np.int32), global_size=2, local_size=2)
+
+
 def test_uninitialised_local_read():
     src = _local_kernel("""
   memref.store %v, %t[%l] : memref<64xi32, 3>
