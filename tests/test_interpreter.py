@@ -789,3 +789,12 @@ def test_unsupported_op_is_named():
     }"""
     with pytest.raises(NotSupportedError, match="mux.set_local_id belongs to scheduled kernels"):
         xmux.interpret(src, "k", np.zeros(2, np.float32), global_size=2)
+    ext = """
+    func.func private @puts(i32)
+    func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+      %c = arith.constant 1 : i32
+      func.call @puts(%c) : (i32) -> ()
+      func.return
+    }"""
+    with pytest.raises(NotSupportedError, match="call of the external function @puts"):
+        xmux.interpret(ext, "k", np.zeros(2, np.int32), global_size=2)

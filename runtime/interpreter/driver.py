@@ -225,11 +225,11 @@ def interpret_kernel(
                     races=races)
     f = runner.kernel(kernel)
     info = runner.infos[kernel]
+    nd = runner.ndrange(kernel, global_size, local_size, global_offset)  # first, as compiled
     if len(args) != len(info.args):
         names = ", ".join(a.name for a in info.args)
         raise LaunchError(f"kernel '{kernel}' takes {len(info.args)} arguments ({names}), "
                           f"got {len(args)}")
-    nd = runner.ndrange(kernel, global_size, local_size, global_offset)
     values: list[Any] = []
     local_shapes: dict[int, list[int]] = {}
     for i, (ai, value, block_arg) in enumerate(zip(info.args, args, f.body.blocks[0].args,
