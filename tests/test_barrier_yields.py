@@ -131,6 +131,7 @@ SHAPES["pocl_553"] = kernel(
         BARRIER
         %w = memref.load %t[%next] : memref<256xi32, 3>
         %s = arith.addi %acc2, %w : i32
+        BARRIER
         scf.yield %s : i32
       } else {
         scf.yield %acc2 : i32
@@ -141,6 +142,7 @@ SHAPES["pocl_553"] = kernel(
         BARRIER
         %w2 = memref.load %t[%rev] : memref<256xi32, 3>
         %s2 = arith.subi %x, %w2 : i32
+        BARRIER
         scf.yield %s2 : i32
       } else {
         scf.yield %x : i32
@@ -255,3 +257,20 @@ def test_barrier_loop_with_per_work_item_bounds(gsize, lsize, threads):
                 a, out, k, global_size=gsize, local_size=lsize, threads=threads
             )
             np.testing.assert_array_equal(out, want, err_msg=f"k={k}")
+
+
+@pytest.mark.parametrize("name", [*SHAPES, "varying_bounds"])
+def test_reference_interpreter_agrees_with_the_models(name):
+    """The models above against the reference interpreter (no xmux scheduling pass)."""
+    src = VARYING_BOUNDS if name == "varying_bounds" else SHAPES[name]
+    gsize, lsize = (10,), (4,)
+    a = np.random.default_rng(3).integers(-50, 50, 10, dtype=np.int32)
+    for k, m in [(0, 2), (2, 3)]:
+        out = np.zeros_like(a)
+        extra = (k, m) if name == "pocl_553" else (k,)
+        xmux.interpret(src, name, a, out, *extra, global_size=gsize, local_size=lsize,
+                       races=True)
+        prog = _programs.setdefault(name, xmux.compile(src, cache=False))
+        want = np.zeros_like(a)
+        prog.kernel(name)(a, want, *extra, global_size=gsize, local_size=lsize)
+        np.testing.assert_array_equal(out, want, err_msg=f"{name} k={k} m={m}")
