@@ -180,6 +180,44 @@ def lower_select(lw: FunctionLowerer, op: Operation) -> None:
     lw.set(op.results[0], select(lw, c, a, b))
 
 
+# -- integer divisions ---------------------------------------------------------------------
+#
+# x86's div/idiv trap (SIGFPE, which would kill the user's process) on a zero divisor and on
+# INT_MIN / -1; OpenCL leaves both results undefined, without a trap. Every integer division
+# and remainder therefore divides by b' = (b | (b == 0)) + 2·(a == MIN && b == -1): 1 in
+# both cases (a / 1 = a, the wrapped INT_MIN / -1; a % 1 = 0), b itself otherwise. LLVM
+# folds the guard away for constant divisors; the checking mode reports these cases instead.
+
+
+def _safe_divisor(lw: FunctionLowerer, a: SSAValue, b: SSAValue, signed: bool) -> SSAValue:
+    t = b.type
+    zero = _zero_like(lw, t)
+    one = lw.emit_value(llvm.ZExtOp(_icmp(lw, "eq", b, zero), t))
+    safe = lw.emit_value(llvm.OrOp(b, one))
+    if not signed:
+        return safe
+    width = scalar_of(t).width.data if not isinstance(scalar_of(t), IndexType) else 64
+    lowest = _zero_like(lw, t, -(1 << (width - 1)))
+    minus_one = _zero_like(lw, t, -1)
+    overflow = lw.emit_value(
+        llvm.AndOp(_icmp(lw, "eq", a, lowest), _icmp(lw, "eq", b, minus_one))
+    )
+    two = lw.emit_value(llvm.ShlOp(lw.emit_value(llvm.ZExtOp(overflow, t)), one_like(lw, t)))
+    return lw.emit_value(llvm.AddOp(safe, two))
+
+
+def one_like(lw: FunctionLowerer, t: Attribute) -> SSAValue:
+    return _zero_like(lw, t, 1)
+
+
+def _int_div(cls: type[Operation], signed: bool) -> Handler:
+    def lower(lw: FunctionLowerer, op: Operation) -> None:
+        a, b = _binary(lw, op)
+        lw.set(op.results[0], lw.emit_value(cls(a, _safe_divisor(lw, a, b, signed))))  # type: ignore[call-arg]
+
+    return lower
+
+
 # -- expanded integer divisions --------------------------------------------------------------
 
 
@@ -196,6 +234,7 @@ def _zero_like(lw: FunctionLowerer, t: Attribute, value: int = 0) -> SSAValue:
 
 def _div_parts(lw: FunctionLowerer, op: Operation, signed: bool):
     a, b = _binary(lw, op)
+    b = _safe_divisor(lw, a, b, signed)
     q = lw.emit_value(llvm.SDivOp(a, b) if signed else llvm.UDivOp(a, b))
     r = lw.emit_value(llvm.SRemOp(a, b) if signed else llvm.URemOp(a, b))
     zero = _zero_like(lw, a.type)
@@ -234,10 +273,10 @@ HANDLERS: dict[str, Handler] = {
     "arith.subi": _int_bin(llvm.SubOp, with_overflow=True),
     "arith.muli": _int_bin(llvm.MulOp, with_overflow=True),
     "arith.shli": _int_bin(llvm.ShlOp, with_overflow=True),
-    "arith.divui": _int_bin(llvm.UDivOp),
-    "arith.divsi": _int_bin(llvm.SDivOp),
-    "arith.remui": _int_bin(llvm.URemOp),
-    "arith.remsi": _int_bin(llvm.SRemOp),
+    "arith.divui": _int_div(llvm.UDivOp, signed=False),
+    "arith.divsi": _int_div(llvm.SDivOp, signed=True),
+    "arith.remui": _int_div(llvm.URemOp, signed=False),
+    "arith.remsi": _int_div(llvm.SRemOp, signed=True),
     "arith.andi": _int_bin(llvm.AndOp),
     "arith.ori": _int_bin(llvm.OrOp),
     "arith.xori": _int_bin(llvm.XOrOp),

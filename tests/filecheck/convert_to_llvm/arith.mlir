@@ -1,6 +1,7 @@
 // RUN: xmux-opt %s -p convert-to-llvm | filecheck %s
 
 // Integer ops keep overflow flags; min/max are intrinsics; ceildivsi is expanded; index is i64.
+// Divisions divide by a guarded divisor, 1 where b == 0 or a / b is INT_MIN / -1 (x86 traps).
 func.func @int_ops(%a: i32, %b: i32, %i: index) -> i32 {
   %0 = arith.addi %a, %b overflow<nsw> : i32
   %1 = arith.muli %0, %b : i32
@@ -17,11 +18,24 @@ func.func @int_ops(%a: i32, %b: i32, %i: index) -> i32 {
 // CHECK-NEXT:   %[[M:.*]] = llvm.mul %[[S]], %[[B]] : i32
 // CHECK-NEXT:   %[[MIN:.*]] = llvm.call_intrinsic "llvm.smin.i32"(%[[M]], %[[A]]) : (i32, i32) -> i32
 // CHECK-NEXT:   %[[MAX:.*]] = llvm.call_intrinsic "llvm.umax.i32"(%[[MIN]], %[[B]]) : (i32, i32) -> i32
-// CHECK-NEXT:   %[[Q:.*]] = llvm.sdiv %[[MAX]], %[[B]] : i32
-// CHECK-NEXT:   %[[R:.*]] = llvm.srem %[[MAX]], %[[B]] : i32
+// CHECK-NEXT:   %[[Z0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:   %[[BZ:.*]] = llvm.icmp "eq" %[[B]], %[[Z0]] : i32
+// CHECK-NEXT:   %[[BZ32:.*]] = llvm.zext %[[BZ]] : i1 to i32
+// CHECK-NEXT:   %[[B1:.*]] = llvm.or %[[B]], %[[BZ32]] : i32
+// CHECK-NEXT:   %[[LOW:.*]] = llvm.mlir.constant(-2147483648 : i32) : i32
+// CHECK-NEXT:   %[[M1:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK-NEXT:   %[[AL:.*]] = llvm.icmp "eq" %[[MAX]], %[[LOW]] : i32
+// CHECK-NEXT:   %[[BM:.*]] = llvm.icmp "eq" %[[B]], %[[M1]] : i32
+// CHECK-NEXT:   %[[OV:.*]] = llvm.and %[[AL]], %[[BM]] : i1
+// CHECK-NEXT:   %[[OV32:.*]] = llvm.zext %[[OV]] : i1 to i32
+// CHECK-NEXT:   %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT:   %[[TWO:.*]] = llvm.shl %[[OV32]], %[[ONE]] : i32
+// CHECK-NEXT:   %[[BS:.*]] = llvm.add %[[B1]], %[[TWO]] : i32
+// CHECK-NEXT:   %[[Q:.*]] = llvm.sdiv %[[MAX]], %[[BS]] : i32
+// CHECK-NEXT:   %[[R:.*]] = llvm.srem %[[MAX]], %[[BS]] : i32
 // CHECK-NEXT:   %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:   %[[NZ:.*]] = llvm.icmp "ne" %[[R]], %[[Z]] : i32
-// CHECK-NEXT:   %[[X:.*]] = llvm.xor %[[R]], %[[B]] : i32
+// CHECK-NEXT:   %[[X:.*]] = llvm.xor %[[R]], %[[BS]] : i32
 // CHECK-NEXT:   %[[SAME:.*]] = llvm.icmp "sge" %[[X]], %[[Z]] : i32
 // CHECK-NEXT:   %[[BUMP:.*]] = llvm.and %[[NZ]], %[[SAME]] : i1
 // CHECK-NEXT:   %[[BUMP32:.*]] = llvm.zext %[[BUMP]] : i1 to i32
