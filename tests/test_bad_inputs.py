@@ -76,3 +76,30 @@ def test_integer_division_by_zero_and_int_min_by_minus_one_do_not_trap(t, dtype,
 # - recursion rejected with the call cycle named: tests/test_errors.py
 # - an LLVM abort contained and retried: tests/test_portability.py
 # - os.fork() while another thread compiles: tests/test_fork.py
+
+
+BIG_LOCAL = """
+"memref.global"() <{sym_name = "big", type = memref<4194304xf32, 3>, sym_visibility = "private",
+                    initial_value}> : () -> ()
+func.func @bigk(%out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %gid = mux.get_global_id 0 : index
+  %lid = mux.get_local_id 0 : index
+  %t = memref.get_global @big : memref<4194304xf32, 3>
+  %c4096 = arith.constant 4096 : index
+  %far = arith.muli %lid, %c4096 : index
+  %v = arith.index_cast %gid : index to i32
+  %f = arith.sitofp %v : i32 to f32
+  memref.store %f, %t[%far] : memref<4194304xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %w = memref.load %t[%far] : memref<4194304xf32, 3>
+  memref.store %w, %out[%gid] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_sixteen_mib_of_local_memory_comes_from_the_heap():
+    """A 16 MiB work-group local array overflowed the worker's stack (segfault)."""
+    out = np.zeros(64, np.float32)
+    xmux.compile(BIG_LOCAL, cache=False).kernel("bigk")(out, global_size=(64,), local_size=(16,))
+    np.testing.assert_array_equal(out, np.arange(64, dtype=np.float32))

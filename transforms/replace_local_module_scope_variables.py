@@ -24,6 +24,10 @@ group and private to the thread running it).
 - The local globals are erased. A local global with an initial value is an error (work-group
   local memory is uninitialised); so is a dynamic shape or a dynamic strided layout.
 
+A struct over ``HEAP_THRESHOLD`` bytes (256 KiB) comes from the heap instead: the kernel calls
+``aligned_alloc`` at its top and ``free`` before each return (a 16 MiB local array on a
+worker's stack overflowed it and killed the process).
+
 All local globals share one struct (a helper's field offsets must be the same whichever kernel
 calls it), so a kernel allocates the whole struct even when it uses only some fields.
 
@@ -221,6 +225,34 @@ def _build_view(
     return view
 
 
+#: structs larger than this (bytes) are allocated on the heap, not the worker's stack
+HEAP_THRESHOLD = 256 * 1024
+_ALLOC, _FREE = "aligned_alloc", "free"
+
+
+def _declare_heap_functions(module: ModuleOp) -> None:
+    have = {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}
+    decls = [func.FuncOp.external(_ALLOC, [i64, i64], [PTR])] if _ALLOC not in have else []
+    if _FREE not in have:
+        decls.append(func.FuncOp.external(_FREE, [PTR], []))
+    for d in decls:
+        module.body.block.add_op(d)
+
+
+def _heap_struct(f: func.FuncOp, size: int, align: int) -> SSAValue:
+    """``aligned_alloc(align, size rounded up to align)`` at the top of ``f``, ``free``
+    before each of its returns; the pointer."""
+    rounded = (size + align - 1) // align * align
+    c_align = arith.ConstantOp(IntegerAttr(align, i64))
+    c_size = arith.ConstantOp(IntegerAttr(rounded, i64))
+    call = func.CallOp(_ALLOC, [c_align.result, c_size.result], [PTR])
+    call.res[0].name_hint = "local_mem"
+    Rewriter.insert_op([c_align, c_size, call], InsertPoint.at_start(_entry(f)))
+    for ret in [o for o in f.walk() if isinstance(o, func.ReturnOp)]:
+        Rewriter.insert_op(func.CallOp(_FREE, [call.res[0]], []), InsertPoint.before(ret))
+    return call.res[0]
+
+
 def _entry(f: func.FuncOp) -> Block:
     """The entry block (an outlined CFG body, ``@<k>.mux-wi-body``, has several blocks)."""
     entry = f.body.blocks.first
@@ -278,9 +310,15 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
             and (n in uses or any(_callee(c) in needs for c in calls[n]))
         ]
         struct_ptr: dict[str, SSAValue] = {}
+        if allocating and layout.size > HEAP_THRESHOLD:
+            _declare_heap_functions(op)
         for n in allocating:
             f = funcs[n]
             block = _entry(f)
+            if layout.size > HEAP_THRESHOLD:
+                struct_ptr[n] = _heap_struct(f, layout.size, layout.align)
+                attrs.set_local_mem_usage(f, attrs.get_local_mem_usage(f) + layout.size)
+                continue
             one = arith.ConstantOp(IntegerAttr(1, i64))
             alloca = llvm.AllocaOp(one, layout.struct, alignment=layout.align)
             alloca.res.name_hint = "local_mem"
