@@ -41,13 +41,22 @@ def _dispatch_launch(index: int, packed: int, dim: int, g, loc, off) -> None:
     _current._launch(index, packed, dim, g, loc, off)
 
 
+def _failed() -> bool:
+    """A launch of the running host program failed: later launches and prints are skipped
+    (their inputs are not what the program computed), the error is raised when @main
+    returns."""
+    return _current is not None and bool(_current.errors)
+
+
 def install_runtime_symbols() -> None:
     """Resolve ``xmux_launch`` and ``printMemref*`` for JIT code (once per process)."""
     from xmux.runtime import jit
 
     if _installed:
         return
-    _installed.update({"xmux_launch": LaunchFn(_dispatch_launch), **runner_utils.printers()})
+    _installed.update(
+        {"xmux_launch": LaunchFn(_dispatch_launch), **runner_utils.printers(_failed)}
+    )
     for sym, cb in _installed.items():
         jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
 
@@ -70,9 +79,19 @@ class HostProgram:
         self.errors: list[BaseException] = []
         self.launch_times: list[tuple[str, float]] = []
         module = api.parse(text, name)
-        names = {getattr(op, "sym_name", None) for op in module.ops}
-        if not any(n is not None and n.data == "main" for n in names):
+        main = next(
+            (op for op in module.ops
+             if getattr(op, "sym_name", None) is not None and op.sym_name.data == "main"),
+            None,
+        )
+        if main is None:
             raise XmuxError(f"{name}: no host function @main to run")
+        inputs = getattr(getattr(main, "function_type", None), "inputs", None)
+        if inputs is not None and inputs.data:
+            types = ", ".join(str(t) for t in inputs.data)
+            raise XmuxError(
+                f"{name}: @main takes arguments ({types}); xmux-run calls @main() with none"
+            )
         t0 = time.perf_counter()
         if oacc_target not in pipelines.OACC_TARGETS:
             raise XmuxError(
@@ -90,6 +109,8 @@ class HostProgram:
         }
 
     def _launch(self, index: int, packed: int, dim: int, g, loc, off) -> None:
+        if self.errors:
+            return  # after a failed launch nothing more runs (see _failed)
         name = self.table[index]
         try:
             info = self.infos[name]

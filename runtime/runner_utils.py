@@ -70,10 +70,12 @@ def format_memref(
     return head + "".join(out)
 
 
-def _make_printer(name: str):
+def _make_printer(name: str, skip: Callable[[], bool]):
     ctype, fmt = _ELEMENTS[name]
 
     def printer(rank: int, desc_ptr: int) -> None:
+        if skip():
+            return
         desc = abi.descriptor_ctype(rank).from_address(desc_ptr)
         sizes = [desc.sizes[d] for d in range(rank)] if rank else []
         strides = [desc.strides[d] for d in range(rank)] if rank else []
@@ -88,6 +90,7 @@ def _make_printer(name: str):
     return PrintFn(printer)
 
 
-def printers() -> dict[str, ctypes._CFuncPtr]:
-    """Callback objects by symbol name; keep them alive while JIT code may call them."""
-    return {name: _make_printer(name) for name in _ELEMENTS}
+def printers(skip: Callable[[], bool] = lambda: False) -> dict[str, ctypes._CFuncPtr]:
+    """Callback objects by symbol name; keep them alive while JIT code may call them.
+    ``skip()`` true: print nothing (xmux-run after a failed launch: the data is not valid)."""
+    return {name: _make_printer(name, skip) for name in _ELEMENTS}

@@ -103,3 +103,47 @@ def test_sixteen_mib_of_local_memory_comes_from_the_heap():
     out = np.zeros(64, np.float32)
     xmux.compile(BIG_LOCAL, cache=False).kernel("bigk")(out, global_size=(64,), local_size=(16,))
     np.testing.assert_array_equal(out, np.arange(64, dtype=np.float32))
+
+
+HOST_FAILS = """
+func.func @k(%a: memref<?xf32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %a[%i] : memref<?xf32>
+  func.return
+}
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @main() {
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc(%c16) : memref<?xf32>
+  mux.launch @k(%a) global_size(%c16) local_size(%c4) : (memref<?xf32>)
+  %u = "memref.cast"(%a) : (memref<?xf32>) -> memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  func.return
+}
+"""
+
+
+def test_xmux_run_stops_printing_after_a_failed_launch(tmp_path, capsys):
+    """@main went on and printed uninitialised data after a launch failed (local size 4
+    against the required 8); now nothing more runs, and the error exits 1."""
+    from xmux.runtime import runner
+
+    path = tmp_path / "fails.mlir"
+    path.write_text(HOST_FAILS)
+    assert runner.main([str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "Unranked Memref" not in out and "data" not in out
+    assert "reqd_work_group_size" in err or "required" in err
+
+
+def test_xmux_run_refuses_a_main_with_arguments(tmp_path, capsys):
+    """@main(%n) was called with garbage and exited 0."""
+    from xmux.runtime import runner
+
+    path = tmp_path / "args.mlir"
+    path.write_text("func.func @main(%n: index) {\n  func.return\n}\n")
+    assert runner.main([str(path)]) == 1
+    assert "@main takes arguments (index)" in capsys.readouterr().err
