@@ -10,7 +10,8 @@ minimum over the batches, in µs per launch.
 .venv/bin/python bench/launch_overhead.py [--batches 41] [--launches 400] [--json out.json]
 ```
 
-Cases: ``repeat`` (vecadd, the same arrays and sizes each launch: the replay), ``new_arrays``
+Cases: ``repeat`` (vecadd, the same arrays and sizes each launch: the replay), ``repeat_pool``
+(the same on 2^15 work-items: the thread pool's path, kernel time included), ``new_arrays``
 (vecadd over 16 array triples in turn: every launch checks and packs), ``new_scalar`` (axpb
 with a scalar that changes each launch), ``spec_{emulated,native}`` (a specialization constant
 set with ``set_spec_constant``, repeated) and ``..._call`` (the same values passed as
@@ -34,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import xmux  # noqa: E402
 
 N = 1 << 10
+#: a launch big enough for the thread pool's path (``launch.INLINE_WORK_ITEMS``)
+BIG = 1 << 15
 
 VECADD = """
 func.func @vecadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
@@ -108,8 +111,10 @@ def cases() -> dict[str, Callable[[], None]]:
         step[0] += 1
         axpb(float(step[0] & 7), x, out, 3, global_size=(N,), local_size=(64,))
 
+    big = [rng.random(BIG, np.float32) for _ in range(3)]
     made = {
         "repeat": lambda: vecadd(a, b, c, global_size=(N,), local_size=(64,)),
+        "repeat_pool": lambda: vecadd(*big, global_size=(BIG,), local_size=(64,)),
         "new_arrays": new_arrays,
         "new_scalar": new_scalar,
     }
