@@ -739,6 +739,10 @@ class SpecState:
         self.kernel_infos_json = kernel_infos_json
         self.disk_cache = disk_cache
         self.values: dict[str, bytes] = {}
+        #: bumped by ``set``: a launch without call values resolves as the last one of its
+        #: kernel did while it is unchanged (``_resolved``: kernel -> (version, target))
+        self._version = 0
+        self._resolved: dict[str, tuple[int, LaunchTarget]] = {}
         self._lock = threading.Lock()
         self._modules: dict[object, object] = {}  # value set (, variant tag, width) -> module
         self._entries: dict[tuple[str, bytes], object] = {}
@@ -752,6 +756,7 @@ class SpecState:
         self.values[self.table.lookup(symbolic_id).symbolic_id] = self.table.encode_value(
             symbolic_id, value
         )
+        self._version += 1
 
     def current(self, symbolic_id: object) -> object:
         c = self.table.lookup(symbolic_id)
@@ -794,6 +799,17 @@ class SpecState:
         """The value set of a launch (checked), without compiling anything: in JIT mode the
         blob with the values of the constants the kernel reads, in emulated mode the buffer
         (its address as the trailing argument when the kernel takes one)."""
+        if call_values:
+            return self._resolve(kernel, call_values)
+        version = self._version  # read first: a ``set`` meanwhile makes the entry stale
+        hit = self._resolved.get(kernel)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        target = self._resolve(kernel, None)
+        self._resolved[kernel] = (version, target)
+        return target
+
+    def _resolve(self, kernel: str, call_values: Mapping[str, object] | None) -> LaunchTarget:
         use = self.table.kernels.get(kernel, KernelSpecUse())
         merged = self._merged(call_values)
         if self.table.mode == "emulated":
