@@ -12,11 +12,11 @@ minimum over the batches, in µs per launch.
 
 Cases: ``repeat`` (vecadd, the same arrays and sizes each launch: the replay), ``repeat_pool``
 (the same on 2^15 work-items: the thread pool's path, kernel time included), ``new_arrays``
-(vecadd over 16 array triples in turn: every launch checks and packs), ``new_scalar`` (axpb
+(vecadd over 16 array triples in turn: every launch checks and packs), ``new_scalar`` (saxpy
 with a scalar that changes each launch), ``spec_{emulated,native}`` (a specialization constant
 set with ``set_spec_constant``, repeated) and ``..._call`` (the same values passed as
-``spec_constants=`` on each launch), ``variant_2d`` (a 2-D kernel with ``local_size=(8, 4)``,
-repeated: it runs its local-size variant).
+``spec_constants=`` on each launch), ``variant_2d`` (conv3x3 on a 32x32 image with
+``local_size=(8, 4)``, repeated: it runs its local-size variant).
 """
 
 from __future__ import annotations
@@ -37,31 +37,7 @@ import xmux  # noqa: E402
 N = 1 << 10
 #: a launch big enough for the thread pool's path (``launch.INLINE_WORK_ITEMS``)
 BIG = 1 << 15
-
-VECADD = """
-func.func @vecadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
-    attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %x = memref.load %a[%i] : memref<?xf32>
-  %y = memref.load %b[%i] : memref<?xf32>
-  %s = arith.addf %x, %y : f32
-  memref.store %s, %c[%i] : memref<?xf32>
-  func.return
-}
-"""
-
-AXPB = """
-func.func @axpb(%alpha: f32, %x: memref<?xf32>, %out: memref<?xf32>, %n: i32)
-    attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %xi = memref.load %x[%i] : memref<?xf32>
-  %ax = arith.mulf %alpha, %xi : f32
-  %ni = arith.sitofp %n : i32 to f32
-  %r = arith.addf %ax, %ni : f32
-  memref.store %r, %out[%i] : memref<?xf32>
-  func.return
-}
-"""
+KERNELS = Path(__file__).resolve().parent / "kernels"
 
 SPEC = """
 spec.specialization_id @w_default = [1.0 : f32, 2.0 : f32] : !llvm.array<2 x f32>
@@ -78,23 +54,10 @@ func.func @weigh(%x: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel 
 }
 """
 
-SCALE2D = """
-func.func @scale(%a: memref<?x?xf32>, %out: memref<?x?xf32>)
-    attributes {mux.kernel = "entry_point"} {
-  %x = mux.get_global_id 0 : index
-  %y = mux.get_global_id 1 : index
-  %v = memref.load %a[%y, %x] : memref<?x?xf32>
-  %r = arith.addf %v, %v : f32
-  memref.store %r, %out[%y, %x] : memref<?x?xf32>
-  func.return
-}
-"""
-
-
 def cases() -> dict[str, Callable[[], None]]:
     """One no-argument launch per case (each call is one launch)."""
     rng = np.random.default_rng(0)
-    vecadd = xmux.compile(VECADD, cache=False)["vecadd"]
+    vecadd = xmux.compile(KERNELS / "vecadd.mlir", cache=False)["vecadd"]
     a, b, c = (rng.random(N, np.float32) for _ in range(3))
     triples = [tuple(rng.random(N, np.float32) for _ in range(3)) for _ in range(16)]
     turn = [0]
@@ -103,13 +66,13 @@ def cases() -> dict[str, Callable[[], None]]:
         turn[0] = (turn[0] + 1) % len(triples)
         vecadd(*triples[turn[0]], global_size=(N,), local_size=(64,))
 
-    axpb = xmux.compile(AXPB, cache=False)["axpb"]
+    saxpy = xmux.compile(KERNELS / "saxpy.mlir", cache=False)["saxpy"]
     x, out = rng.random(N, np.float32), np.zeros(N, np.float32)
     step = [0]
 
     def new_scalar() -> None:
         step[0] += 1
-        axpb(float(step[0] & 7), x, out, 3, global_size=(N,), local_size=(64,))
+        saxpy(float(step[0] & 7), x, out, global_size=(N,), local_size=(64,))
 
     big = [rng.random(BIG, np.float32) for _ in range(3)]
     made = {
@@ -127,9 +90,12 @@ def cases() -> dict[str, Callable[[], None]]:
         made[f"spec_{mode}_call"] = lambda k=k: k(
             x, out, global_size=(N,), local_size=(64,), spec_constants={"w": w}
         )
-    scale = xmux.compile(SCALE2D, cache=False)["scale"]
-    img, img_out = rng.random((32, 32), np.float32), np.zeros((32, 32), np.float32)
-    made["variant_2d"] = lambda: scale(img, img_out, global_size=(32, 32), local_size=(8, 4))
+    conv = xmux.compile(KERNELS / "conv3x3.mlir", cache=False)["conv3x3"]
+    img, img_out = rng.random((34, 34), np.float32), np.zeros((32, 32), np.float32)
+    taps = rng.random(9, np.float32)
+    made["variant_2d"] = lambda: conv(
+        img, img_out, taps, global_size=(32, 32), local_size=(8, 4)
+    )
     return made
 
 

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from test_launch_repeat import SPEC  # the weigh kernel: out = w[0] * x + w[1]
 
 import xmux
 from xmux.runtime import launch, tuning
@@ -81,22 +82,6 @@ func.func @fill(%tmp: memref<?xf32, 3>, %out: memref<?xf32>)
   func.return
 }
 """
-
-SPEC = """
-spec.specialization_id @w_default = [1.0 : f32, 2.0 : f32] : !llvm.array<2 x f32>
-func.func @weigh(%x: memref<?xf32>, %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %w = spec.get_composite "w", @w_default : !llvm.array<2 x f32>
-  %w0 = llvm.extractvalue %w[0] : !llvm.array<2 x f32>
-  %w1 = llvm.extractvalue %w[1] : !llvm.array<2 x f32>
-  %v = memref.load %x[%i] : memref<?xf32>
-  %m = arith.mulf %v, %w0 : f32
-  %r = arith.addf %m, %w1 : f32
-  memref.store %r, %out[%i] : memref<?xf32>
-  func.return
-}
-"""
-
 
 def _settle(k, *args, **kw) -> None:
     for _ in range(SETTLE):
