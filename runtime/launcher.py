@@ -36,7 +36,7 @@ the replay was made. ``LaunchKey`` names them all:
   mutated array or a new ``set_spec_constant``); it picks the native entry and the emulated
   buffer whose address is in the packed struct.
 
-Besides the key, a replay is valid until ``until``: when the vector-width choice of its
+Besides the key, a replay holds until ``until``: when the vector-width choice of its
 variant is due for a re-check (``tuning.BuildTuner.replay_until``). Only a settled launch is
 kept for replay: its variant built, its tuner not sampling.
 """
@@ -141,7 +141,14 @@ class LaunchKey:
     def matches(self, args: tuple, sizes: Sizes, threads: int, spec_values: bytes) -> bool:
         if threads != self.threads or spec_values != self.spec_values:
             return False
-        if len(args) != len(self.arguments) or not self._same_sizes(sizes):
+        try:
+            if sizes != self.sizes and not (
+                self.frozen and tuple(_frozen_size(s) for s in sizes) == self.sizes
+            ):
+                return False
+        except (ValueError, TypeError):  # an array compared, a size that is no size
+            return False
+        if len(args) != len(self.arguments):
             return False
         for a, old, view in zip(args, self.arguments, self.views):  # noqa: B905 - same length
             if view is None:  # a scalar: same type, equal, same sign of a zero
@@ -156,21 +163,13 @@ class LaunchKey:
                 return False
         return True
 
-    def _same_sizes(self, sizes: Sizes) -> bool:
-        try:
-            if sizes == self.sizes:
-                return True
-            return self.frozen and tuple(_frozen_size(s) for s in sizes) == self.sizes
-        except (ValueError, TypeError):  # an array compared, a size that is no size
-            return False
-
 
 class Replay:
     """A settled launch, ready to run again: its key, packed struct, NDRange, entry and the
     prepared run; ``until``: see the module docstring; ``keep``: the emulated
     specialization-constant buffer its packed struct points to."""
 
-    __slots__ = ("key", "packed", "nd", "entry", "until", "keep", "_run")
+    __slots__ = ("key", "packed", "nd", "entry", "until", "keep", "prepared")
 
     def __init__(
         self, key: LaunchKey, packed: launch.PackedArgs, nd: launch.NDRange, entry: object,
@@ -182,19 +181,14 @@ class Replay:
         self.entry = entry
         self.until = until
         self.keep = keep
-        self._run: Callable[[], None] | None = None
+        #: the run, prepared on the first replay (most full launches get none)
+        self.prepared: Callable[[], None] | None = None
 
-    def valid(self) -> bool:
-        return self.until is None or tuning._now() < self.until
-
-    def run(self) -> None:
-        """The launch again (prepared on the first replay: most full launches get none)."""
-        run = self._run
-        if run is None:
-            run = self._run = launch.prepared(
-                self.entry, self.packed.address, self.nd, self.key.threads  # type: ignore[arg-type]
-            )
-        run()
+    def prepare(self) -> Callable[[], None]:
+        self.prepared = launch.prepared(
+            self.entry, self.packed.address, self.nd, self.key.threads  # type: ignore[arg-type]
+        )
+        return self.prepared
 
 
 class LocalSizeVariants:
@@ -343,12 +337,17 @@ class KernelLauncher:
                 _spec.reject_values(f"kernel '{self.info.name}'", spec_constants)
             values = b""
         replay = self.replay
-        if replay is not None and replay.key.matches(args, sizes, n, values) and replay.valid():
+        if (
+            replay is not None
+            and replay.key.matches(args, sizes, n, values)
+            and (replay.until is None or tuning._now() < replay.until)
+        ):
+            run = replay.prepared or replay.prepare()
             if not profile:
-                replay.run()
+                run()
                 return None
             start = time.perf_counter()
-            replay.run()
+            run()
             return start, time.perf_counter()
         return self._launch(args, sizes, n, target)
 
