@@ -418,7 +418,8 @@ def prepared(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) ->
     if _on_pool(nd, threads):
         address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
-        return functools.partial(_run_pooled, entry, address, key, packed, nd, threads)
+        rows = _schedules(nd, threads)  # held here: the cache of rows may drop them
+        return functools.partial(_run_pooled, entry, address, key, packed, nd, threads, rows)
     schedule = _inline_schedule(nd)
     run = functools.partial(entry, packed, ctypes.addressof(schedule))
     run.schedule = schedule  # type: ignore[attr-defined] - alive while the call may come
@@ -437,14 +438,16 @@ def _address(entry: ctypes._CFuncPtr) -> int:
 
 
 def _run_pooled(
-    entry: ctypes._CFuncPtr, address: int, key: tuple, packed: int, nd: NDRange, threads: int
+    entry: ctypes._CFuncPtr, address: int, key: tuple, packed: int, nd: NDRange, threads: int,
+    rows: tuple[np.ndarray, int] | None = None,
 ) -> None:
-    """A launch for the pool (``key``: its entry's address, range and threads): on the pool or,
-    where the ``_ways`` tuner found that faster for a tiny launch, on the calling thread."""
+    """A launch for the pool (``key``: its entry's address, range and threads; ``rows``: its
+    ``_schedules``, where the caller has them): on the pool or, where the ``_ways`` tuner found
+    that faster for a tiny launch, on the calling thread."""
     way = _ways.get(key)
     on_pool, sample = (True, False) if way is None else way.next_launch()
     start = time.perf_counter()
-    if on_pool and _run_on_pool(address, packed, nd, threads):
+    if on_pool and _run_on_pool(address, packed, nd, threads, rows):
         seconds = time.perf_counter() - start
         if sample:
             way.record(seconds)  # type: ignore[union-attr]
@@ -462,8 +465,11 @@ def _run_pooled(
         way.record(time.perf_counter() - start)  # type: ignore[union-attr]
 
 
-def _run_on_pool(address: int, packed: int, nd: NDRange, threads: int) -> bool:
-    rows, rows_address = _schedules(nd, threads)
+def _run_on_pool(
+    address: int, packed: int, nd: NDRange, threads: int,
+    rows: tuple[np.ndarray, int] | None = None,
+) -> bool:
+    rows, rows_address = rows or _schedules(nd, threads)
     return pool.get_pool(threads).run(address, packed, rows, rows_address)
 
 

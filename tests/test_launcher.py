@@ -279,9 +279,9 @@ def pool_runs(monkeypatch) -> list[int]:
     runs: list[int] = []
     real = launch._run_on_pool
 
-    def spy(address, packed, nd, threads):  # noqa: ANN001, ANN202
+    def spy(address, packed, nd, threads, rows=None):  # noqa: ANN001, ANN202
         runs.append(threads)
-        return real(address, packed, nd, threads)
+        return real(address, packed, nd, threads, rows)
 
     monkeypatch.setattr(launch, "_run_on_pool", spy)
     return runs
