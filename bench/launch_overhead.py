@@ -16,7 +16,8 @@ Cases: ``repeat`` (vecadd, the same arrays and sizes each launch: the replay), `
 with a scalar that changes each launch), ``spec_{emulated,native}`` (a specialization constant
 set with ``set_spec_constant``, repeated) and ``..._call`` (the same values passed as
 ``spec_constants=`` on each launch), ``variant_2d`` (conv3x3 on a 32x32 image with
-``local_size=(8, 4)``, repeated: it runs its local-size variant).
+``local_size=(8, 4)``, repeated: it runs its local-size variant); last ``repeat_pool_python``
+(``repeat_pool`` with the pool's run replaced by a no-op: its Python side alone).
 """
 
 from __future__ import annotations
@@ -116,6 +117,31 @@ def measure(batches: int, launches: int) -> dict[str, dict[str, float]]:
     }
 
 
+def pool_python_side(batches: int, launches: int) -> dict[str, float]:
+    """``repeat_pool`` without the pool's run (``Pool.run`` a no-op, no pool-or-inline tuner):
+    the Python side of a launch on the pool's path alone, which the run's noise on a busy
+    machine hides. Last: it changes the process's pool for good."""
+    from xmux.runtime import launch, pool
+
+    launch.SMALL_LAUNCH_S = 0.0
+    launch._ways.clear()  # tuners of earlier kernels (a new one may get an old address)
+    rng = np.random.default_rng(0)
+    vecadd = xmux.compile(KERNELS / "vecadd.mlir", cache=False)["vecadd"]
+    big = [rng.random(BIG, np.float32) for _ in range(3)]
+    for _ in range(200):
+        vecadd(*big, global_size=(BIG,), local_size=(64,))
+    pool.Pool.run = lambda self, *args: True  # type: ignore[method-assign]
+    for _ in range(200):
+        vecadd(*big, global_size=(BIG,), local_size=(64,))
+    times = []
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(launches):
+            vecadd(*big, global_size=(BIG,), local_size=(64,))
+        times.append((time.perf_counter() - start) / launches * 1e6)
+    return {"median_us": statistics.median(times), "min_us": min(times)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batches", type=int, default=41)
@@ -123,6 +149,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the numbers here too")
     opts = ap.parse_args()
     result = measure(opts.batches, opts.launches)
+    result["repeat_pool_python"] = pool_python_side(opts.batches, opts.launches)
     print(f"{'case':<20} {'median us':>10} {'min us':>8}")
     for name, r in result.items():
         print(f"{name:<20} {r['median_us']:>10.2f} {r['min_us']:>8.2f}")
