@@ -339,8 +339,8 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
         """Verified backend for one launch variant of ``kname``.
 
         Its checked launch comes after the launches that compile xmux's local-size variant
-        (``Program._local_size_variant``) and pick its vector width (``runtime/tuning.py``),
-        so timing starts on the code that stays."""
+        (``runtime/launcher.py``, ``LocalSizeVariants``) and pick its vector width
+        (``runtime/tuning.py``), so timing starts on the code that stays."""
         a = o.kernel_args(kname)
         g_, l_ = wl.launch_shape(kname, s)
         kw = {} if threads is None else {"threads": threads}
@@ -646,7 +646,7 @@ def make_report(R: dict) -> str:
              "kernel beside it, xmux ÷ gcc and ÷ numpy wall to wall. From the second launch "
              "with a given "
              "local size xmux runs the work-group function compiled for that size "
-             "(`Program._local_size_variant`), and on a host with 512-bit vectors the next "
+             "(`runtime/launcher.py`), and on a host with 512-bit vectors the next "
              "launches time it built with 512- and 256-bit vectors and keep the faster "
              "(`runtime/tuning.py`); each backend's untimed set-up runs those launches before "
              "its verification launch, so every timed call runs the code that stays.\n")

@@ -16,7 +16,7 @@ import math
 import os
 import struct
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +32,12 @@ GUIDED_UNITS = 32
 INLINE_WORK_ITEMS = 2048
 
 
+@functools.cache
 def default_threads() -> int:
+    """The thread count of a launch that names none: ``XMUX_NUM_THREADS``, else the CPUs the
+    process may run on. Read once per process, as OpenMP reads ``OMP_NUM_THREADS``: a launch
+    (and its replay key, ``runtime/launcher.py``) then depends on no state of the process that
+    reading again would cost ~0.8 µs per launch to see."""
     env = os.environ.get("XMUX_NUM_THREADS")
     if env:
         return max(1, int(env))
@@ -398,44 +403,84 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     launch whose pool run took less than ``SMALL_LAUNCH_S`` is timed on the calling thread
     alone too, and later launches of that entry and range run the faster way (``_ways``).
     """
-    groups = nd.total_groups
-    work_items = math.prod(nd.global_size)
-    if threads > 1 and groups > 1 and work_items >= INLINE_WORK_ITEMS:
-        address = getattr(entry, "xmux_address", None)
-        if address is None:  # cached on the function object: a cast costs ~1 µs per launch
-            address = entry.xmux_address = ctypes.cast(entry, ctypes.c_void_p).value
+    if _on_pool(nd, threads):
+        address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
-        way = _ways.get(key)
-        on_pool, sample = (True, False) if way is None else way.next_launch()
-        start = time.perf_counter()
-        if on_pool and _run_on_pool(address, packed, nd, threads):
-            seconds = time.perf_counter() - start
-            if sample:
-                way.record(seconds)  # type: ignore[union-attr]
-            elif way is None and seconds < SMALL_LAUNCH_S:
-                if len(_ways) >= 256:
-                    _ways.clear()
-                _ways[key] = tuning.BuildTuner(
-                    [lambda: True, lambda: False],
-                    f"launch of {groups} work-groups on {threads} threads",
-                    ("thread pool", "calling thread"),
-                )
-            return
+        _run_pooled(entry, address, key, packed, nd, threads)
+    else:
         _run_inline(entry, packed, nd)
+
+
+def prepared(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) -> Callable[[], None]:
+    """A call without arguments that does what ``run_ndrange(entry, packed, nd, threads)``
+    does, with what depends on those arguments alone worked out once (a replayed launch,
+    ``runtime/launcher.py``): on the calling thread, the call of ``entry`` itself."""
+    if _on_pool(nd, threads):
+        address = _address(entry)
+        key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
+        rows = _schedules(nd, threads)  # held here: the cache of rows may drop them
+        return functools.partial(_run_pooled, entry, address, key, packed, nd, threads, rows)
+    schedule = _inline_schedule(nd)
+    run = functools.partial(entry, packed, ctypes.addressof(schedule))
+    run.schedule = schedule  # type: ignore[attr-defined] - alive while the call may come
+    return run
+
+
+def _on_pool(nd: NDRange, threads: int) -> bool:
+    return threads > 1 and nd.total_groups > 1 and math.prod(nd.global_size) >= INLINE_WORK_ITEMS
+
+
+def _address(entry: ctypes._CFuncPtr) -> int:
+    address = getattr(entry, "xmux_address", None)
+    if address is None:  # cached on the function object: a cast costs ~1 µs per launch
+        address = entry.xmux_address = ctypes.cast(entry, ctypes.c_void_p).value
+    return address
+
+
+def _run_pooled(
+    entry: ctypes._CFuncPtr, address: int, key: tuple, packed: int, nd: NDRange, threads: int,
+    rows: tuple[np.ndarray, int] | None = None,
+) -> None:
+    """A launch for the pool (``key``: its entry's address, range and threads; ``rows``: its
+    ``_schedules``, where the caller has them): on the pool or, where the ``_ways`` tuner found
+    that faster for a tiny launch, on the calling thread."""
+    way = _ways.get(key)
+    on_pool, sample = (True, False) if way is None else way.next_launch()
+    start = time.perf_counter()
+    if on_pool and _run_on_pool(address, packed, nd, threads, rows):
+        seconds = time.perf_counter() - start
         if sample:
-            way.record(time.perf_counter() - start)  # type: ignore[union-attr]
+            way.record(seconds)  # type: ignore[union-attr]
+        elif way is None and seconds < SMALL_LAUNCH_S:
+            if len(_ways) >= 256:
+                _ways.clear()
+            _ways[key] = tuning.BuildTuner(
+                [lambda: True, lambda: False],
+                f"launch of {nd.total_groups} work-groups on {threads} threads",
+                ("thread pool", "calling thread"),
+            )
         return
     _run_inline(entry, packed, nd)
+    if sample:
+        way.record(time.perf_counter() - start)  # type: ignore[union-attr]
 
 
-def _run_on_pool(address: int, packed: int, nd: NDRange, threads: int) -> bool:
-    rows, rows_address = _schedules(nd, threads)
+def _run_on_pool(
+    address: int, packed: int, nd: NDRange, threads: int,
+    rows: tuple[np.ndarray, int] | None = None,
+) -> bool:
+    rows, rows_address = rows or _schedules(nd, threads)
     return pool.get_pool(threads).run(address, packed, rows, rows_address)
 
 
 def _run_inline(entry: ctypes._CFuncPtr, packed: int, nd: NDRange) -> None:
     """All work-groups as one slice on the calling thread (small launches, a pool busy with
     another launch, or a tiny launch that is faster without the hand-off)."""
+    entry(packed, ctypes.addressof(_inline_schedule(nd)))
+
+
+def _inline_schedule(nd: NDRange) -> ctypes.Array:
+    """The one-slice ``schedule_info`` of ``nd`` (kept per NDRange object)."""
     one = _inline_rows.get(nd)
     if one is None:
         one = abi.schedule_info(
@@ -444,7 +489,7 @@ def _run_inline(entry: ctypes._CFuncPtr, packed: int, nd: NDRange) -> None:
         if len(_inline_rows) >= 256:
             _inline_rows.clear()
         _inline_rows[nd] = one
-    entry(packed, ctypes.addressof(one))
+    return one
 
 
 #: launches whose pool run takes less than this are also tried on the calling thread alone:

@@ -739,10 +739,14 @@ class SpecState:
         self.kernel_infos_json = kernel_infos_json
         self.disk_cache = disk_cache
         self.values: dict[str, bytes] = {}
+        #: bumped by ``set``: a launch without call values resolves as the last one of its
+        #: kernel did while it is unchanged (``_resolved``: kernel -> (version, target))
+        self._version = 0
+        self._resolved: dict[str, tuple[int, LaunchTarget]] = {}
         self._lock = threading.Lock()
         self._modules: dict[object, object] = {}  # value set (, variant tag, width) -> module
         self._entries: dict[tuple[str, bytes], object] = {}
-        self._buffers: dict[bytes, np.ndarray] = {}
+        self._buffers: dict[bytes, tuple[np.ndarray, int]] = {}  # blob -> (buffer, address)
         self._variants: dict[str, SpecTable] = {}
         self._variant_entries: dict[tuple[str, bytes], object] = {}
         #: distinct value sets this program specialized for (tests and benchmarks)
@@ -752,6 +756,7 @@ class SpecState:
         self.values[self.table.lookup(symbolic_id).symbolic_id] = self.table.encode_value(
             symbolic_id, value
         )
+        self._version += 1
 
     def current(self, symbolic_id: object) -> object:
         c = self.table.lookup(symbolic_id)
@@ -794,20 +799,31 @@ class SpecState:
         """The value set of a launch (checked), without compiling anything: in JIT mode the
         blob with the values of the constants the kernel reads, in emulated mode the buffer
         (its address as the trailing argument when the kernel takes one)."""
+        if not call_values:  # the program's values: kept per kernel until ``set``
+            version = self._version  # read first: a ``set`` meanwhile makes the entry stale
+            hit = self._resolved.get(kernel)
+            if hit is not None and hit[0] == version:
+                return hit[1]
+            target = self._resolve(kernel, self.values)
+            self._resolved[kernel] = (version, target)
+            return target
+        return self._resolve(kernel, self._merged(call_values))
+
+    def _resolve(self, kernel: str, merged: Mapping[str, bytes]) -> LaunchTarget:
         use = self.table.kernels.get(kernel, KernelSpecUse())
-        merged = self._merged(call_values)
         if self.table.mode == "emulated":
             if not use.buffer_arg:
                 return LaunchTarget(None, (), None, b"")
             buf = self.table.buffer_bytes(merged)
-            arr = self._buffers.get(buf)
-            if arr is None:
+            kept = self._buffers.get(buf)
+            if kept is None:
                 arr = aligned_buffer(buf)
+                kept = (arr, arr.ctypes.data)  # ``ctypes.data`` costs ~0.8 µs: asked once
                 with self._lock:
                     if len(self._buffers) >= self.MAX_BUFFERS:
                         self._buffers.clear()
-                    self._buffers[buf] = arr
-            return LaunchTarget(None, (arr.ctypes.data,), arr, buf)
+                    self._buffers[buf] = kept
+            return LaunchTarget(None, (kept[1],), kept[0], buf)
         # JIT: specialize on the constants this kernel reads; the others keep their defaults
         mine = {s: v for s, v in merged.items() if s in use.uses}
         return LaunchTarget(None, (), None, self.table.buffer_bytes(mine))

@@ -7,7 +7,7 @@ aligned arrays; numpy's own start 16 bytes past a cache line, so every 64-byte a
 straddles two), while a stencil that reuses its loads from L1 or a kernel on local memory is
 faster at 512 bits (conv3x3 0.50 vs 0.73 ms, tiled matmul 2.3 vs 2.7 ms). No static rule got
 both right,
-so the local-size variant of a kernel (``xmux.api.Program._local_size_variant``) is built both
+so the local-size variant of a kernel (``runtime/launcher.py``, ``LocalSizeVariants``) is built both
 ways and the launches after it alternate between the builds; once each has run ``WARMUP`` +
 ``SAMPLES`` times, the one with the lower minimum launch time (the first ``WARMUP`` launches of
 a build not counted: they follow its compilation, with cold caches and sleeping workers) is

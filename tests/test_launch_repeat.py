@@ -1,5 +1,6 @@
 """A relaunch with the same arguments replays the previous launch's packed arguments
-(xmux/api.py ``_Repeat``); anything that could change what the kernel sees packs again."""
+(``runtime/launcher.py``: ``KernelLauncher``, ``Replay``); anything that could change what
+the kernel sees packs again (every input of the key: ``tests/test_launcher.py``)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_repeated_launches_see_new_scalars_and_data(axpb) -> None:
     x[:] = 7  # same array, new contents: the kernel reads them
     _launch(axpb, np.float32(2), x, out, np.int32(1))
     np.testing.assert_array_equal(out, np.full(N, 15, np.float32))
-    assert axpb._repeat is not None
+    assert axpb._launcher.replay is not None
 
 
 FLAG = """
@@ -71,7 +72,7 @@ def test_zero_d_scalar_changed_in_place() -> None:
     out = np.zeros(N, np.float32)
     for _ in range(SETTLE):
         _launch(k, flag, out)
-    assert k._repeat is not None
+    assert k._launcher.replay is not None
     np.testing.assert_array_equal(out, np.ones(N, np.float32))
     flag[...] = False
     _launch(k, flag, out)
@@ -83,7 +84,7 @@ def test_reshaped_or_new_arrays_pack_again(axpb) -> None:
     out = np.zeros(N, np.float32)
     for _ in range(SETTLE):
         _launch(axpb, 1.0, x, out, 0)
-    assert axpb._repeat is not None
+    assert axpb._launcher.replay is not None
     x2 = x[::2]  # a different array object over the same memory
     out2 = np.zeros(N // 2, np.float32)
     _launch(axpb, 1.0, np.ascontiguousarray(x2), out2, 0, n=N // 2)
@@ -104,7 +105,7 @@ def test_checks_still_apply_after_repeats(axpb) -> None:
     out = np.zeros(N, np.float32)
     for _ in range(SETTLE):
         _launch(axpb, 1.0, x, out, 0)
-    assert axpb._repeat is not None
+    assert axpb._launcher.replay is not None
     with pytest.raises(xmux.LaunchError, match="expected dtype float32"):
         _launch(axpb, 1.0, x.astype(np.float64), out, 0)
     with pytest.raises(xmux.LaunchError, match="does not fit in int32"):
@@ -140,10 +141,10 @@ def test_spec_constant_launches_replay_only_with_the_same_values(mode: str) -> N
     for _ in range(SETTLE):
         _launch(k, x, out, spec_constants={"w": w})
         np.testing.assert_array_equal(out, 3 * x + 1)
-    assert k._repeat is not None
-    replay = k._repeat
+    assert k._launcher.replay is not None
+    replay = k._launcher.replay
     _launch(k, x, out, spec_constants={"w": w})
-    assert k._repeat is replay  # replayed: nothing packed again
+    assert k._launcher.replay is replay  # replayed: nothing packed again
     w[1] = 5.0  # the same array, new contents
     _launch(k, x, out, spec_constants={"w": w})
     np.testing.assert_array_equal(out, 3 * x + 5)
@@ -172,5 +173,5 @@ def test_profile_returns_the_kernel_span_on_every_path(axpb, spec: bool) -> None
         assert isinstance(p, xmux.LaunchProfile)
         assert before <= p.start <= p.end <= after and p.seconds == p.end - p.start
         np.testing.assert_array_equal(out, x)
-    assert k._repeat is not None  # the last ones were replays
+    assert k._launcher.replay is not None  # the last ones were replays
     assert k(*args, global_size=(N,), local_size=(64,), **kw) is None

@@ -34,11 +34,11 @@ def test_second_uniform_launch_uses_a_specialised_variant():
     a = np.random.default_rng(0).random((12, 40), np.float32)
     for _ in range(3):
         np.testing.assert_array_equal(_run(k, a, (8, 3)), a * 8)
-    assert list(prog._variants) == [("scale", (8, 3, 1))]
+    assert list(k._launcher.variants.built) == [(8, 3, 1)]
     # another local size gets its own variant; results follow the actual local size
     for _ in range(2):
         np.testing.assert_array_equal(_run(k, a, (20, 2)), a * 20)
-    assert ("scale", (20, 2, 1)) in prog._variants
+    assert (20, 2, 1) in k._launcher.variants.built
 
 
 def test_non_uniform_launches_stay_generic():
@@ -50,7 +50,7 @@ def test_non_uniform_launches_stay_generic():
     want[:, 8:] *= 5  # the remainder group is 5 wide
     for _ in range(3):
         np.testing.assert_array_equal(_run(k, a, (8, 1)), want)
-    assert not prog._variants
+    assert not k._launcher.variants.built
 
 
 def test_specialization_can_be_turned_off():
@@ -59,4 +59,4 @@ def test_specialization_can_be_turned_off():
     a = np.ones((4, 8), np.float32)
     for _ in range(3):
         np.testing.assert_array_equal(_run(k, a, (4, 2)), a * 4)
-    assert not prog._variants
+    assert not k._launcher.variants.built

@@ -425,7 +425,8 @@ def test_values_with_local_size_variants(mode):
         x[:] = 1
         k(x, global_size=256, local_size=64, spec_constants={"scale": s})
         np.testing.assert_array_equal(x, s, err_msg=f"launch {i}")
-    assert (prog._variants.get(("scale", (64, 1, 1)), 0) is not None) == (mode == "emulated")
+    variants = prog["scale"]._launcher.variants.built
+    assert (variants.get((64, 1, 1), 0) is not None) == (mode == "emulated")
     if mode == "native":  # launch 1: the program's own code (defaults); then one variant
         assert prog._spec.specializations == 4  # per distinct value set: 3.0, -1.5, 2.0, 0.25
 

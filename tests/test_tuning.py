@@ -134,15 +134,16 @@ def test_launches_choose_a_build_and_results_stay_exact() -> None:
     for i in range(launches):
         k(a, np.float32(2.0), global_size=(n,), local_size=(128,))
         np.testing.assert_array_equal(a, np.full(n, 2.0 ** (i + 1), np.float32))
-        tuner = prog._variants.get(("scale", (128, 1, 1)))
+        tuner = k._launcher.variants.built.get((128, 1, 1))
         sampling = 1 <= i < tuning.launches_to_settle()
         assert i == 0 or isinstance(tuner, tuning.BuildTuner)
         assert tuner is None or tuner.sampling == sampling
-    assert prog._variant_settled(k, k._ndrange((n,), (128,), None))
-    assert k._repeat is None  # the last tuning launch ran a build that may not be the chosen one
+    assert k._launcher.variants.settled(k._launcher.ndrange((n,), (128,), None))
+    # the last tuning launch ran a build that may not be the chosen one
+    assert k._launcher.replay is None
     k(a, np.float32(0.5), global_size=(n,), local_size=(128,))
-    assert k._repeat is not None and k._repeat.entry is tuner.chosen_entry
-    assert k._repeat.until == tuner.due
+    assert k._launcher.replay is not None and k._launcher.replay.entry is tuner.chosen_entry
+    assert k._launcher.replay.until == tuner.due
 
 
 @wide
@@ -156,8 +157,8 @@ def test_a_due_recheck_leaves_the_fast_path_and_samples_with_exact_results(monke
     launches = 1 + tuning.launches_to_settle()
     for _ in range(launches + 1):  # the last one sets up the fast path
         k(a, np.float32(1.0), global_size=(n,), local_size=(128,))
-    tuner = prog._variants[("scale", (128, 1, 1))]
-    assert k._repeat is not None and not tuner.sampling
+    tuner = k._launcher.variants.built[(128, 1, 1)]
+    assert k._launcher.replay is not None and not tuner.sampling
     clock[0] = tuner.due  # due: the next launch is a sample again, not a replay
     for i in range(tuning.launches_to_settle()):
         k(a, np.float32(2.0), global_size=(n,), local_size=(128,))
@@ -174,7 +175,7 @@ def test_tune_off_and_reassociating_kernels_build_once() -> None:
         args = (a, np.float32(1.0)) if name == "scale" else (a, np.zeros(32, np.float32))
         for _ in range(3):
             prog[name](*args, global_size=(a.size,), local_size=(128,))
-        variants = list(prog._variants.values())
+        variants = list(prog[name]._launcher.variants.built.values())
         assert len(variants) == 1 and not isinstance(variants[0], tuning.BuildTuner)
 
 
@@ -186,7 +187,7 @@ def test_launches_without_the_variant_are_not_counted() -> None:
     a = np.ones(1 << 12, np.float32)
     for _ in range(2):  # the second uniform launch builds the variant (first tuning launch)
         k(a, np.float32(1.0), global_size=(a.size,), local_size=(128,))
-    tuner = prog._variants[("scale", (128, 1, 1))]
+    tuner = k._launcher.variants.built[(128, 1, 1)]
     assert isinstance(tuner, tuning.BuildTuner)
     before = [len(t) for t in tuner._times], list(tuner._runs)
     k(a, np.float32(1.0), global_size=(a.size - 5,), local_size=(128,))
@@ -204,17 +205,17 @@ def test_launches_of_another_size_keep_their_fast_path_when_a_recheck_is_due(mon
     big, small = np.ones(1 << 12, np.float32), np.ones(256, np.float32)
     for _ in range(1 + tuning.launches_to_settle()):
         k(big, np.float32(1.0), global_size=(big.size,), local_size=(128,))
-    tuner = prog._variants[("scale", (128, 1, 1))]
+    tuner = k._launcher.variants.built[(128, 1, 1)]
     clock[0] = tuner.due + 1.0  # due; the small launches cannot start the re-check
     for _ in range(2):
         k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
-    replay = k._repeat
+    replay = k._launcher.replay
     assert replay is not None and replay.until is not None and replay.until > clock[0]
     k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
-    assert k._repeat is replay and not tuner.sampling
+    assert k._launcher.replay is replay and not tuner.sampling
     clock[0] = replay.until  # the replay looks at the choice again, then replays anew
     k(small, np.float32(1.0), global_size=(small.size,), local_size=(128,))
-    assert k._repeat is not replay and k._repeat is not None
+    assert k._launcher.replay is not replay and k._launcher.replay is not None
 
 
 @wide
@@ -231,9 +232,9 @@ def test_a_kernel_with_a_required_size_is_tuned_too() -> None:
     for i in range(1 + tuning.launches_to_settle()):
         k(a, np.float32(2.0), global_size=(a.size,), local_size=(128,))
         np.testing.assert_array_equal(a, np.full(a.size, 2.0 ** (i + 1), np.float32))
-    tuner = prog._variants[("scale", (128, 1, 1))]
+    tuner = k._launcher.variants.built[(128, 1, 1)]
     assert isinstance(tuner, tuning.BuildTuner) and not tuner.sampling
     untuned = xmux.compile(text, cache=False, tune=False)
     for _ in range(3):
         untuned["scale"](a, np.float32(1.0), global_size=(a.size,), local_size=(128,))
-    assert untuned._variants == {}
+    assert untuned["scale"]._launcher.variants.built == {}

@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import time
-import weakref
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
-
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
-from xmux.runtime import abi, launch, tuning
+from xmux.runtime import abi
 from xmux.runtime import spec_constants as _spec
+from xmux.runtime.launcher import KernelLauncher, VariantSource
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
@@ -244,65 +241,6 @@ def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[K
     return emit_text(module), infos
 
 
-class _Repeat:
-    """A kernel's last launch, replayed as it is when the next one passes the same arrays
-    (same objects, same shape and strides: numpy cannot move an array's data without
-    changing its size) and equal scalars and sizes: most loops relaunch like that, and the
-    argument checks and packing cost more after a kernel that streamed through the caches.
-    Arrays are held by weak reference (a dead one never matches). ``until``: when the entry's
-    vector-width choice is due for a re-check (``runtime/tuning.py``), after which launches
-    take the full path again. With specialization constants the launch's values are resolved
-    every time and must equal ``values`` (the blob the entry and the packed buffer address
-    were made for; ``keep``: the emulated buffer)."""
-
-    __slots__ = (
-        "args", "views", "sizes", "packed", "nd", "entry", "threads", "until", "values", "keep"
-    )
-
-    def __init__(
-        self, info: KernelInfo, args, sizes, packed, nd, entry, threads, until=None,
-        values: bytes = b"", keep: object = None,
-    ) -> None:
-        memref = [a.kind == "memref" for a in info.args]
-        self.args = tuple(weakref.ref(a) if m else a for a, m in zip(args, memref, strict=True))
-        self.views = tuple(
-            (a.shape, a.strides) if m else None for a, m in zip(args, memref, strict=True)
-        )
-        self.sizes = sizes
-        self.packed = packed
-        self.nd = nd
-        self.entry = entry
-        self.threads = threads
-        self.until = until
-        self.values = values
-        self.keep = keep
-
-    def matches(self, args: tuple, sizes: tuple) -> bool:
-        try:
-            if len(args) != len(self.args) or sizes != self.sizes:
-                return False
-        except ValueError:  # sizes given as numpy arrays
-            return False
-        for a, old, view in zip(args, self.args, self.views):  # noqa: B905 - same length
-            if view is not None:
-                if old() is not a or (a.shape, a.strides) != view:  # type: ignore[union-attr]
-                    return False
-            elif isinstance(a, np.ndarray) or (
-                a is not old and (type(a) is not type(old) or not a == old)
-            ):
-                return False  # a 0-d array scalar may have changed in place: pack it again
-        return True
-
-
-def _hashable(v: object) -> object:
-    if v is None or isinstance(v, (int, np.integer)):
-        return v
-    try:
-        return tuple(v)  # type: ignore[call-overload]
-    except TypeError:
-        return [v]  # unhashable: no caching, NDRange reports what is wrong with it
-
-
 class LaunchProfile(NamedTuple):
     """A launch's timestamps (``time.perf_counter`` seconds), as OpenCL's profiling events
     give COMMAND_START / COMMAND_END: ``start`` right before the work-groups are handed to the
@@ -318,18 +256,18 @@ class LaunchProfile(NamedTuple):
 
 
 class Kernel:
-    """A compiled kernel; call it with the kernel's arguments and an NDRange."""
+    """A compiled kernel; call it with the kernel's arguments and an NDRange. Its launches run
+    through a ``runtime.launcher.KernelLauncher`` (which code runs, the replay of a repeated
+    launch and what that replay depends on)."""
 
     def __init__(self, program: Program, info: KernelInfo) -> None:
         self.program = program
         self.info = info
         self.name = info.name
-        addr = program.jit.address(info.symbol)
-        self._entry = abi.EntryHookFn(addr)
-        # emulated specialization constants: the buffer's address is a hidden last argument
-        self._spec_info = _spec.launch_info(info) if program._spec is not None else info
-        self._ndranges: dict[tuple, launch.NDRange] = {}
-        self._repeat: _Repeat | None = None
+        entry = abi.EntryHookFn(program.jit.address(info.symbol))
+        self._launcher = KernelLauncher(
+            info, entry, program, program._spec, program._variant_source(info)
+        )
 
     def __call__(
         self,
@@ -345,79 +283,10 @@ class Kernel:
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored. ``profile=True`` returns the launch's
         ``LaunchProfile`` (kernel start and end, without the Python side of the call)."""
-        info = self.info
-        spec = self.program._spec
-        target = None
-        repeat = self._repeat
-        if repeat is not None:
-            sizes = (global_size, local_size, global_offset, threads)
-            if repeat.matches(args, sizes) and (
-                repeat.until is None or tuning._now() < repeat.until
-            ):
-                if spec is not None:  # the values are read (and checked) on every launch
-                    target = spec.resolve(info.name, spec_constants)
-                if (spec_constants is None if spec is None else target.buffer == repeat.values):
-                    start = time.perf_counter()
-                    launch.run_ndrange(
-                        repeat.entry, repeat.packed.address, repeat.nd, repeat.threads
-                    )
-                    return LaunchProfile(start, time.perf_counter()) if profile else None
-        extra, keep, values = (), None, b""
-        if spec is not None:
-            target = target or spec.resolve(info.name, spec_constants)
-            _, extra, keep, values = target
-        else:
-            _spec.reject_values(f"kernel '{info.name}'", spec_constants)
-        nd = self._ndrange(global_size, local_size, global_offset)
-        if extra:
-            if len(args) != len(info.args):
-                launch.PackedArgs(info, args)  # raises the argument-count error
-            packed = launch.PackedArgs(self._spec_info, (*args, *extra))
-        else:
-            packed = launch.PackedArgs(info, args)
-        n = threads or self.program.threads or launch.default_threads()
-        entry, tuner, sample = self.program._local_size_variant(self, nd, values, n)
-        if entry is None and spec is not None and spec.table.mode == "native":
-            entry = spec.entry(info.name, info.symbol, values)  # JIT-specialized for values
-        entry = entry or self._entry
-        start = time.perf_counter()
-        launch.run_ndrange(entry, packed.address, nd, n)
-        end = time.perf_counter()
-        if sample:  # a vector-width sample
-            tuner.record(end - start)  # type: ignore[union-attr]
-        elif self.program._variant_settled(self, nd) and (tuner is None or not tuner.sampling):
-            sizes = (global_size, local_size, global_offset, threads)
-            until = tuner.replay_until((nd.global_size, n)) if tuner is not None else None
-            self._repeat = _Repeat(info, args, sizes, packed, nd, entry, n, until, values, keep)
-        del keep  # the emulated buffer lives until the launch has finished
-        return LaunchProfile(start, end) if profile else None
-
-    def _ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:
-        """The checked NDRange; kept per size triple, as a loop launches the same one."""
-        key: tuple | None = (
-            _hashable(global_size), _hashable(local_size), _hashable(global_offset)
+        span = self._launcher(
+            args, (global_size, local_size, global_offset), threads, spec_constants, profile
         )
-        try:
-            nd = self._ndranges.get(key)  # type: ignore[arg-type]
-        except TypeError:  # an unhashable size: NDRange reports what is wrong with it
-            key, nd = None, None
-        if nd is None:
-            info = self.info
-            nd = launch.NDRange(
-                info.name,
-                global_size,
-                local_size,
-                global_offset,
-                info.reqd_work_group_size,
-                info.max_work_dim,
-                max_work_group_size=info.max_work_group_size,
-                vector=launch.vector_requirement(info),
-            )
-            if key is not None:
-                if len(self._ndranges) >= 64:
-                    self._ndranges.clear()
-                self._ndranges[key] = nd
-        return nd
+        return LaunchProfile(*span) if span is not None else None
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{a.name}: {a.kind} {a.dtype}" for a in self.info.args)
@@ -441,86 +310,18 @@ class Program:
         self.llvm_ir = llvm_ir
         self._spec = spec
         self._kernels: dict[str, Kernel] = {}
-        # local-size specialization (see _local_size_variant); set by compile()
+        # local-size variants (runtime/launcher.py, LocalSizeVariants); set by compile()
         self._source: tuple[str, object, str, bool] | None = None
-        self._launch_counts: dict[tuple[str, tuple[int, ...]], int] = {}
-        self._variants: dict[tuple[str, tuple[int, ...]], object] = {}
         #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
         self.tune = True
 
-    def _local_size_variant(
-        self, kernel: Kernel, nd: launch.NDRange, values: bytes = b"", threads: int = 0
-    ) -> tuple[object | None, tuning.BuildTuner | None, bool]:
-        """The kernel's entry hook specialised for this launch's local size, if worth it, the
-        variant's vector-width tuner (``runtime/tuning.py``; None: not tuned) and whether the
-        launch (on ``threads`` threads) is one of its samples (its time goes to
-        ``tuner.record``).
-
-        As PoCL does, the work-group function is compiled again with the local size as a
-        constant (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll
-        and vectorize without remainders (conv3x3: 1.3x faster). Only for uniform launches
-        (every group full), and only from the second launch with the same local size, so a
-        one-off launch does not pay a second compilation. A kernel with a required size is
-        compiled for it already: it gets a variant only where variants are tuned, so that it
-        too runs the faster vector width (vecadd 2^22 with ``reqd_work_group_size``: 0.515 ms
-        at 512 bits, 0.487 tuned).
-        ``XMUX_SPECIALIZE=0`` or ``compile(specialize=False)`` turns it off. With native
-        specialization constants the variant is specialized for the launch's ``values`` too
-        (``SpecState.variant_entry``, tuned per value set); emulated ones need nothing: same
-        arguments.
-        """
-        key = self._variant_key(kernel, nd)
-        if key is None:
-            return None, None, False
-        native_spec = self._spec is not None and self._spec.table.mode == "native"
-        if key not in self._variants:
-            seen = self._launch_counts.get(key, 0) + 1
-            self._launch_counts[key] = seen
-            if seen < 2:
-                return None, None, False
-            # native specialization constants: lowered lazily per value set by the SpecState
-            self._variants[key] = (
-                None if native_spec else self._compile_variant(kernel.info, nd.local_size)
-            )
-        variant = self._spec_variant(kernel, nd, values) if native_spec else self._variants[key]
-        if isinstance(variant, tuning.BuildTuner):
-            # samples are comparable launches: one global size and thread count
-            entry, sample = variant.next_launch((nd.global_size, threads))  # may start a round
-            return entry, variant, sample
-        return variant, None, False
-
-    def _variant_key(self, kernel: Kernel, nd: launch.NDRange) -> tuple | None:
-        """The key of the local-size variant a launch over ``nd`` may get (None: never)."""
+    def _variant_source(self, info: KernelInfo) -> VariantSource | None:
+        """How the launcher builds ``info``'s local-size variants (None: it builds none)."""
         if self._source is None:
             return None
-        if kernel.info.reqd_work_group_size is not None and not self._tunes():
-            return None  # already compiled for its one local size: a variant would only tune
-        if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
-            return None
-        return (kernel.name, nd.local_size)
-
-    def _tunes(self) -> bool:
-        """Whether variants are built in two vector widths (``_compile_variant``)."""
-        from xmux.runtime import jit
-
-        return bool(self.tune) and jit.host_has_wide_vectors()
-
-    def _variant_settled(self, kernel: Kernel, nd: launch.NDRange) -> bool:
-        """Whether the later launches over ``nd`` run the variant (or plain kernel) this one
-        ran, as far as compiling goes: False while its variant is still to be built (the
-        vector-width tuner's state is the caller's to check)."""
-        key = self._variant_key(kernel, nd)
-        return key is None or key in self._variants
-
-    def _spec_variant(self, kernel: Kernel, nd: launch.NDRange, values: bytes):
-        local = nd.local_size
-        return self._spec.variant_entry(  # type: ignore[union-attr]
-            kernel.info.symbol,
-            f"{kernel.name}/{local}",
-            values,
-            lambda: self._variant_ir(kernel.info, local),
-            tune=self.tune,
-            label=f"kernel '{kernel.name}' local size {local}",
+        _, _, base_key, use_cache = self._source
+        return VariantSource(
+            lambda local: self._variant_ir(info, local), base_key or None, use_cache
         )
 
     def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> str:
@@ -537,31 +338,6 @@ class Program:
             if f.sym_name.data == info.name:
                 attrs.set_reqd_work_group_size(f, local)
         return compile_to_llvm_ir(module, pipeline)[0]
-
-    def _compile_variant(self, info: KernelInfo, local: tuple[int, ...]):
-        """The variant's entry hook, or on a host with 512-bit vectors a tuner that builds it
-        with the host's vector width and with 256 bits and keeps the faster
-        (``runtime/tuning.py``)."""
-        from xmux.runtime import jit
-
-        _, _, base_key, use_cache = self._source  # type: ignore[misc]
-        ir_text = self._variant_ir(info, local)
-        key = None
-        if base_key:
-            key = hashlib.sha256(f"{base_key}/{info.name}/{local}".encode()).hexdigest()
-
-        def build(vector_bits: int | None = None):
-            compiled = jit.compile_ir(
-                ir_text, cache_key=key, disk_cache=use_cache, vector_bits=vector_bits
-            )
-            return abi.EntryHookFn(compiled.address(info.symbol))
-
-        if not (self._tunes() and tuning.may_tune(ir_text)):
-            return build()
-        return tuning.BuildTuner(
-            [build, lambda: build(256)], f"kernel '{info.name}' local size {local}",
-            ("512-bit", "256-bit"),
-        )
 
     # -- specialization constants (docs/architecture.md, "Specialization constants") --------
 
@@ -652,7 +428,8 @@ def compile(  # noqa: A001 - the public name in the contract
     pipeline: ``"native"`` (the kernel is JIT-specialized for each distinct value set, so LLVM
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
-    repeatedly with one local size be recompiled for that size (``Program._local_size_variant``).
+    repeatedly with one local size be recompiled for that size (``runtime/launcher.py``,
+    ``LocalSizeVariants``).
     ``tune`` (default on, ``XMUX_TUNE=0`` turns it off): on a host with 512-bit vectors that
     variant is built with 512- and 256-bit vectors and the next launches, timed, pick the
     faster (``runtime/tuning.py``; not for code whose float results could depend on it).

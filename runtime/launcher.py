@@ -1,0 +1,435 @@
+"""A kernel's launches: which compiled code runs a launch, and the replay of a repeated one.
+
+``KernelLauncher`` is the runtime object behind ``xmux.Kernel.__call__``. It owns, for one
+kernel:
+
+* the checked ``NDRange`` per size triple (a loop launches the same one);
+* the local-size variants (``LocalSizeVariants``: the work-group function compiled again with
+  the launch's local size as a constant, as PoCL does, and on a host with 512-bit vectors built
+  twice and tuned, ``runtime/tuning.py``), and with native specialization constants the entry
+  specialized for the launch's value set (``SpecState.entry`` / ``variant_entry``);
+* the replay of the last launch (``Replay``): its packed-argument struct, NDRange, entry and a
+  prepared call of the run (``launch.prepared``).
+
+Why a replay: a loop relaunches a kernel with the same arguments, and checking and packing them
+costs ~15 µs of Python per launch, more than a small kernel runs (vecadd 2^10: ~2 µs whole
+when replayed), and after a kernel that streamed through the caches each step of it costs more.
+
+What it guarantees: a launch is replayed only when every input it depends on is as it was when
+the replay was made. ``LaunchKey`` names them all:
+
+* ``arguments``, per kernel argument: an array by identity (a weak reference: a dead array
+  never matches, even if a new one gets its address) with its dtype *object* (``arr.dtype =
+  np.int32`` reassigns it in place, keeping shape and strides), shape and strides (``arr.shape
+  = ...`` / ``arr.strides = ...`` in place); its data pointer and contiguity follow from these
+  (numpy refuses ``resize`` of an array with weak references, ``.data`` is read-only, and its
+  flags are computed from shape and strides; the writeable flag is not looked at by a launch,
+  so it is not part of the key). A scalar by type and value (``1`` vs ``1.0`` vs
+  ``np.float32(1)``; ``-0.0`` vs ``0.0``; a 0-d array never matches: it may have changed in
+  place). ``LocalMemory`` by its byte count and the count's type;
+* ``sizes``: global size, local size and global offset as given, or as tuples of ints when
+  given in a mutable object (a list changed in place must not match itself);
+* ``threads``: the launch's thread count (``threads=``, else ``Program.threads``, else the
+  process default, ``launch.default_threads``);
+* ``spec_values``: the specialization-constant value set the launch resolves to (the blob of
+  the values the kernel reads: resolved, and checked, on every launch, as they may come from a
+  mutated array or a new ``set_spec_constant``); it picks the native entry and the emulated
+  buffer whose address is in the packed struct.
+
+Besides the key, a replay holds until ``until``: when the vector-width choice of its
+variant is due for a re-check (``tuning.BuildTuner.replay_until``). Only a settled launch is
+kept for replay: its variant built, its tuner not sampling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from xmux.dialects.attrs import KernelInfo
+from xmux.runtime import abi, launch, tuning
+from xmux.runtime import spec_constants as _spec
+
+__all__ = ["KernelLauncher", "LaunchKey", "LocalSizeVariants", "Replay", "VariantSource"]
+
+Sizes = tuple[object, object, object]
+#: the key of an argument that never matches (a 0-d array given for a scalar)
+_NEVER = object()
+#: ``LaunchKey.views`` entry of a ``LocalMemory`` argument
+_LOCAL = ("local",)
+
+
+class Settings(Protocol):
+    """The program-wide settings a launch reads (``xmux.Program``)."""
+
+    threads: int | None
+    tune: bool
+
+
+@dataclass(frozen=True)
+class VariantSource:
+    """How to build a kernel's local-size variants: ``lower(local_size)`` gives the LLVM IR of
+    the program with the kernel's required work-group size set to it; ``cache_key`` (None: no
+    caching) and ``disk_cache`` as for the program's own object."""
+
+    lower: Callable[[tuple[int, ...]], str]
+    cache_key: str | None
+    disk_cache: bool
+
+
+def _frozen_size(v: object) -> object:
+    """A size given in a mutable object (a list, an array) as a tuple of ints."""
+    if v is None or isinstance(v, (int, np.integer)):
+        return v
+    return tuple(int(x) for x in v)  # type: ignore[attr-defined]
+
+
+def _same_zero(a: object, old: object) -> bool:
+    """Two equal zero scalars are the same value unless one is -0.0."""
+    return math.copysign(1.0, a) == math.copysign(1.0, old)  # type: ignore[arg-type]
+
+
+def _same_local(a: object, old: launch.LocalMemory) -> bool:
+    return (
+        type(a) is launch.LocalMemory
+        and type(a.nbytes) is type(old.nbytes)
+        and a.nbytes == old.nbytes
+    )
+
+
+class LaunchKey:
+    """What a launch depends on (the module docstring lists it and why each part is there):
+    ``matches`` is True only when another launch would pack the same struct and run the same
+    code over the same range."""
+
+    __slots__ = ("arguments", "views", "sizes", "frozen", "threads", "spec_values")
+
+    def __init__(
+        self, info: KernelInfo, args: Sequence[object], sizes: Sizes, frozen: bool, threads: int,
+        spec_values: bytes,
+    ) -> None:
+        refs: list[object] = []
+        views: list[object] = []
+        for arg_info, a in zip(info.args, args, strict=True):
+            if arg_info.kind == "memref":
+                refs.append(weakref.ref(a))
+                views.append((a.dtype, a.shape, a.strides))  # type: ignore[attr-defined]
+            elif arg_info.kind == "local":
+                refs.append(a)
+                views.append(_LOCAL)
+            else:
+                refs.append(_NEVER if isinstance(a, np.ndarray) else a)
+                views.append(None)
+        #: per argument: an array's weak reference, else the value itself
+        self.arguments = tuple(refs)
+        #: per argument: an array's (dtype, shape, strides), ``_LOCAL`` or None (a scalar)
+        self.views = tuple(views)
+        #: (global size, local size, global offset) as given (hashable: ints or tuples of
+        #: them), else (``frozen``: a list, an array) as tuples of ints
+        self.sizes = tuple(_frozen_size(s) for s in sizes) if frozen else sizes
+        self.frozen = frozen
+        self.threads = threads
+        self.spec_values = spec_values
+
+    def matches(self, args: tuple, sizes: Sizes, threads: int, spec_values: bytes) -> bool:
+        if threads != self.threads or spec_values != self.spec_values:
+            return False
+        try:
+            if sizes != self.sizes and not (
+                self.frozen and tuple(_frozen_size(s) for s in sizes) == self.sizes
+            ):
+                return False
+        except (ValueError, TypeError):  # an array compared, a size that is no size
+            return False
+        if len(args) != len(self.arguments):
+            return False
+        for a, old, view in zip(args, self.arguments, self.views):  # noqa: B905 - same length
+            if view is None:  # a scalar: same type, equal, same sign of a zero
+                if a is not old and (
+                    type(a) is not type(old) or not a == old or not (a or _same_zero(a, old))
+                ):
+                    return False
+            elif view is _LOCAL:
+                if a is not old and not _same_local(a, old):  # type: ignore[arg-type]
+                    return False
+            elif old() is not a or (a.dtype, a.shape, a.strides) != view:  # type: ignore[operator]
+                return False
+        return True
+
+
+class Replay:
+    """A settled launch, ready to run again: its key, packed struct, NDRange, entry and the
+    prepared run; ``until``: see the module docstring; ``keep``: the emulated
+    specialization-constant buffer its packed struct points to."""
+
+    __slots__ = ("key", "packed", "nd", "entry", "until", "keep", "prepared")
+
+    def __init__(
+        self, key: LaunchKey, packed: launch.PackedArgs, nd: launch.NDRange, entry: object,
+        until: float | None, keep: object,
+    ) -> None:
+        self.key = key
+        self.packed = packed
+        self.nd = nd
+        self.entry = entry
+        self.until = until
+        self.keep = keep
+        #: the run, prepared on the first replay (most full launches get none)
+        self.prepared: Callable[[], None] | None = None
+
+    def prepare(self) -> Callable[[], None]:
+        self.prepared = launch.prepared(
+            self.entry, self.packed.address, self.nd, self.key.threads  # type: ignore[arg-type]
+        )
+        return self.prepared
+
+
+class LocalSizeVariants:
+    """A kernel's work-group functions compiled for one local size each.
+
+    As PoCL does, the work-group function is compiled again with the local size as a constant
+    (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll and
+    vectorize without remainders (conv3x3: 1.3x faster). Only for uniform launches (every
+    group full), and only from the second launch with the same local size, so a one-off launch
+    does not pay a second compilation. A kernel with a required size is compiled for it
+    already: it gets a variant only where variants are tuned, so that it too runs the faster
+    vector width (vecadd 2^22 with ``reqd_work_group_size``: 0.515 ms at 512 bits, 0.487
+    tuned). With native specialization constants the variant is specialized for the launch's
+    value set too (``SpecState.variant_entry``, tuned per value set); emulated ones need
+    nothing: same arguments. ``built``: local size → entry, ``tuning.BuildTuner`` or None
+    (native specialization constants: kept by the ``SpecState``)."""
+
+    def __init__(
+        self, info: KernelInfo, source: VariantSource | None, settings: Settings,
+        spec: _spec.SpecState | None,
+    ) -> None:
+        self.info = info
+        self.source = source
+        self.settings = settings
+        self.spec = spec
+        self.native_spec = spec is not None and spec.table.mode == "native"
+        self.built: dict[tuple[int, ...], object] = {}
+        self.launches: dict[tuple[int, ...], int] = {}
+
+    def entry(
+        self, nd: launch.NDRange, spec_values: bytes, threads: int
+    ) -> tuple[object | None, tuning.BuildTuner | None, bool]:
+        """The entry hook for a launch over ``nd`` (None: no variant), its vector-width tuner
+        (None: not tuned) and whether the launch (on ``threads`` threads) is one of its samples
+        (its time goes to ``tuner.record``)."""
+        local = self._key(nd)
+        if local is None:
+            return None, None, False
+        if local not in self.built:
+            seen = self.launches.get(local, 0) + 1
+            self.launches[local] = seen
+            if seen < 2:
+                return None, None, False
+            self.built[local] = None if self.native_spec else self._compile(local)
+        variant = self._native(local, spec_values) if self.native_spec else self.built[local]
+        if isinstance(variant, tuning.BuildTuner):
+            # samples are comparable launches: one global size and thread count
+            entry, sample = variant.next_launch((nd.global_size, threads))  # may start a round
+            return entry, variant, sample
+        return variant, None, False
+
+    def settled(self, nd: launch.NDRange) -> bool:
+        """Whether the later launches over ``nd`` run the variant (or plain kernel) this one
+        ran, as far as compiling goes: False while its variant is still to be built (the
+        vector-width tuner's state is the caller's to check)."""
+        local = self._key(nd)
+        return local is None or local in self.built
+
+    def _key(self, nd: launch.NDRange) -> tuple[int, ...] | None:
+        """The local size of the variant a launch over ``nd`` may get (None: never)."""
+        if self.source is None:
+            return None
+        if self.info.reqd_work_group_size is not None and not self._tunes():
+            return None  # already compiled for its one local size: a variant would only tune
+        if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
+            return None
+        return nd.local_size
+
+    def _tunes(self) -> bool:
+        """Whether variants are built in two vector widths (``_compile``)."""
+        from xmux.runtime import jit
+
+        return bool(self.settings.tune) and jit.host_has_wide_vectors()
+
+    def _label(self, local: tuple[int, ...]) -> str:
+        return f"kernel '{self.info.name}' local size {local}"
+
+    def _native(self, local: tuple[int, ...], spec_values: bytes) -> object:
+        source = self.source
+        assert source is not None and self.spec is not None
+        return self.spec.variant_entry(
+            self.info.symbol, f"{self.info.name}/{local}", spec_values,
+            lambda: source.lower(local), tune=self.settings.tune, label=self._label(local),
+        )
+
+    def _compile(self, local: tuple[int, ...]) -> object:
+        """The variant's entry hook, or on a host with 512-bit vectors a tuner that builds it
+        with the host's vector width and with 256 bits and keeps the faster."""
+        from xmux.runtime import jit
+
+        source = self.source
+        assert source is not None
+        ir_text = source.lower(local)
+        key = None
+        if source.cache_key:
+            key = hashlib.sha256(
+                f"{source.cache_key}/{self.info.name}/{local}".encode()
+            ).hexdigest()
+        symbol = self.info.symbol
+
+        def build(vector_bits: int | None = None) -> object:
+            compiled = jit.compile_ir(
+                ir_text, cache_key=key, disk_cache=source.disk_cache, vector_bits=vector_bits
+            )
+            return abi.EntryHookFn(compiled.address(symbol))
+
+        if not (self._tunes() and tuning.may_tune(ir_text)):
+            return build()
+        return tuning.BuildTuner(
+            [build, lambda: build(256)], self._label(local), ("512-bit", "256-bit")
+        )
+
+
+class KernelLauncher:
+    """Runs one kernel's launches: replays the last one when its ``LaunchKey`` matches, else
+    checks and packs the arguments, picks the entry (local-size variant, specialization) and
+    runs it, keeping it for replay once settled."""
+
+    def __init__(
+        self, info: KernelInfo, entry: object, settings: Settings,
+        spec: _spec.SpecState | None = None, source: VariantSource | None = None,
+    ) -> None:
+        self.info = info
+        self.entry = entry
+        self.settings = settings
+        self.spec = spec
+        # emulated specialization constants: the buffer's address is a hidden last argument
+        self.spec_info = _spec.launch_info(info) if spec is not None else info
+        self.variants = LocalSizeVariants(info, source, settings, spec)
+        self.ndranges: dict[tuple, launch.NDRange] = {}
+        self.replay: Replay | None = None
+
+    def __call__(
+        self, args: tuple, sizes: Sizes, threads: int | None, spec_constants: dict | None,
+        profile: bool,
+    ) -> tuple[float, float] | None:
+        """Launch; ``(start, end)`` around the run of the work-groups when ``profile``."""
+        n = threads or self.settings.threads or launch.default_threads()
+        spec = self.spec
+        target = None
+        if spec is not None:  # the values are read (and checked) on every launch
+            target = spec.resolve(self.info.name, spec_constants)
+            values = target.buffer
+        else:
+            if spec_constants:
+                _spec.reject_values(f"kernel '{self.info.name}'", spec_constants)
+            values = b""
+        replay = self.replay
+        if (
+            replay is not None
+            and replay.key.matches(args, sizes, n, values)
+            and (replay.until is None or tuning._now() < replay.until)
+        ):
+            run = replay.prepared or replay.prepare()
+            if not profile:
+                run()
+                return None
+            start = time.perf_counter()
+            run()
+            return start, time.perf_counter()
+        return self._launch(args, sizes, n, target)
+
+    def _launch(
+        self, args: tuple, sizes: Sizes, n: int, target: _spec.LaunchTarget | None
+    ) -> tuple[float, float]:
+        """The full path: check, pack, pick the entry, run; keep it for replay if settled."""
+        nd, frozen = self._ndrange(sizes)
+        packed, keep, values = self._pack(args, target)
+        entry, tuner, sample = self.variants.entry(nd, values, n)
+        if entry is None and self.variants.native_spec:
+            entry = self.spec.entry(self.info.name, self.info.symbol, values)  # type: ignore[union-attr]
+        entry = entry or self.entry
+        start = time.perf_counter()
+        launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
+        end = time.perf_counter()
+        if sample:  # a vector-width sample
+            tuner.record(end - start)  # type: ignore[union-attr]
+        elif self.variants.settled(nd) and (tuner is None or not tuner.sampling):
+            until = tuner.replay_until((nd.global_size, n)) if tuner is not None else None
+            key = LaunchKey(self.info, args, sizes, frozen, n, values)
+            self.replay = Replay(key, packed, nd, entry, until, keep)
+        del keep  # the emulated buffer lives until the launch has finished
+        return start, end
+
+    def _pack(
+        self, args: tuple, target: _spec.LaunchTarget | None
+    ) -> tuple[launch.PackedArgs, object, bytes]:
+        """The checked packed struct, the object it needs alive and the spec value set."""
+        if target is None:
+            return launch.PackedArgs(self.info, args), None, b""
+        _, extra, keep, values = target
+        if not extra:
+            return launch.PackedArgs(self.info, args), keep, values
+        if len(args) != len(self.info.args):
+            launch.PackedArgs(self.info, args)  # raises the argument-count error
+        return launch.PackedArgs(self.spec_info, (*args, *extra)), keep, values
+
+    def ndrange(self, global_size, local_size, global_offset) -> launch.NDRange:  # noqa: ANN001
+        """The checked NDRange of these sizes."""
+        return self._ndrange((global_size, local_size, global_offset))[0]
+
+    def _ndrange(self, sizes: Sizes) -> tuple[launch.NDRange, bool]:
+        """The checked NDRange, kept per size triple, as a loop launches the same one; and
+        whether the sizes are given in mutable objects (unhashable: lists, arrays)."""
+        frozen = False
+        try:
+            nd = self.ndranges.get(sizes)  # type: ignore[arg-type]
+            key: tuple | None = sizes
+        except TypeError:  # a list or an array: cached under a copy
+            frozen = True
+            key = tuple(_hashable(s) for s in sizes)
+            try:
+                nd = self.ndranges.get(key)
+            except TypeError:  # not a size: NDRange reports what is wrong with it
+                key, nd = None, None
+        if nd is None:
+            nd = self._checked(*sizes)
+            if key is not None:
+                if len(self.ndranges) >= 64:
+                    self.ndranges.clear()
+                self.ndranges[key] = nd
+        return nd, frozen
+
+    def _checked(self, global_size, local_size, global_offset) -> launch.NDRange:  # noqa: ANN001
+        info = self.info
+        return launch.NDRange(
+            info.name,
+            global_size,
+            local_size,
+            global_offset,
+            info.reqd_work_group_size,
+            info.max_work_dim,
+            max_work_group_size=info.max_work_group_size,
+            vector=launch.vector_requirement(info),
+        )
+
+
+def _hashable(v: object) -> object:
+    if v is None or isinstance(v, (int, np.integer)):
+        return v
+    try:
+        return tuple(v)  # type: ignore[call-overload]
+    except TypeError:
+        return [v]  # unhashable: no caching, NDRange reports what is wrong with it
