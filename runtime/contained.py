@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from xmux.errors import XmuxError
+from xmux.runtime import env
 
 T = TypeVar("T")
 
@@ -62,7 +63,7 @@ def _reason(stderr: str) -> str:
 
 
 def in_process() -> bool:
-    return os.environ.get("XMUX_LLVM_IN_PROCESS", "0") == "1" or not hasattr(os, "fork")
+    return env.flag("XMUX_LLVM_IN_PROCESS", False) or not hasattr(os, "fork")
 
 
 def run_forked(fn: Callable[[], T]) -> T:

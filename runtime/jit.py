@@ -39,6 +39,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
+from xmux.runtime import env
 from xmux.runtime.contained import LLVMAborted, run_forked
 
 T = TypeVar("T")
@@ -367,10 +368,10 @@ class JitModule:
 
 def default_cache_dir() -> Path | None:
     """The disk cache directory, or None when ``XMUX_CACHE=0``."""
-    if os.environ.get("XMUX_CACHE", "1") == "0":
+    if not env.flag("XMUX_CACHE", True):
         return None
-    env = os.environ.get("XMUX_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "xmux"
+    where = os.environ.get("XMUX_CACHE_DIR")
+    return Path(where) if where else Path.home() / ".cache" / "xmux"
 
 
 def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None, tuning: str = "") -> str:

@@ -24,12 +24,31 @@ import numpy as np
 from xmux.dialects import attrs
 from xmux.dialects.attrs import ArgInfo, KernelInfo
 from xmux.errors import LaunchError
-from xmux.runtime import abi, pool, tuning
+from xmux.runtime import abi, env, pool, tuning
 
 #: a thread's share of the work-groups is cut into halving slices down to 1/GUIDED_UNITS of it
 GUIDED_UNITS = 32
 #: launches smaller than this run on the calling thread (a hand-off costs more than they do)
 INLINE_WORK_ITEMS = 2048
+
+
+#: most threads a launch may use (a thread per slice; 70000 once took 16 s to fail)
+MAX_THREADS = 512
+#: largest global size (times offset) the 64-bit ids hold
+MAX_INDEX = 2**63 - 1
+
+
+def check_threads(value: object, where: str) -> int:
+    """A ``threads=`` value: an integer from 1 to ``MAX_THREADS`` (0 and -3 used to mean the
+    default, 1.5 raised a Python-internal error)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or not 1 <= value <= MAX_THREADS
+    ):
+        raise LaunchError(f"{where}: threads must be an integer from 1 to {MAX_THREADS}, "
+                          f"got {value!r}")
+    return int(value)
 
 
 @functools.cache
@@ -38,9 +57,9 @@ def default_threads() -> int:
     process may run on. Read once per process, as OpenMP reads ``OMP_NUM_THREADS``: a launch
     (and its replay key, ``runtime/launcher.py``) then depends on no state of the process that
     reading again would cost ~0.8 µs per launch to see."""
-    env = os.environ.get("XMUX_NUM_THREADS")
-    if env:
-        return max(1, int(env))
+    n = env.positive_int("XMUX_NUM_THREADS", MAX_THREADS)
+    if n is not None:
+        return n
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - non-Linux
@@ -50,8 +69,13 @@ def default_threads() -> int:
 def _dims(name: str, what: str, value: Sequence[int] | int | None, fill: int) -> tuple[int, ...]:
     if value is None:
         return ()
-    if isinstance(value, (int, np.integer)):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         value = (int(value),)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise LaunchError(f"kernel '{name}': {what} must be an integer or a sequence of 1 to 3 "
+                          f"integers, got {value!r}")
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in value):
+        raise LaunchError(f"kernel '{name}': {what} must be integers, got {list(value)!r}")
     vals = tuple(int(v) for v in value)
     if not 1 <= len(vals) <= 3:
         raise LaunchError(f"kernel '{name}': {what} must have 1 to 3 dimensions, got {len(vals)}")
@@ -93,6 +117,13 @@ class NDRange:
             raise LaunchError(f"kernel '{name}': global_size must be positive, got {list(g)}")
         if any(v < 0 for v in off):
             raise LaunchError(f"kernel '{name}': global_offset must be >= 0, got {list(off)}")
+        if math.prod(g) > MAX_INDEX or any(
+            gv + ov > MAX_INDEX for gv, ov in zip(g, off + (0,) * (dim - len(off)), strict=True)
+        ):
+            raise LaunchError(
+                f"kernel '{name}': global_size {list(g)} (offset {list(off) or [0]}) exceeds "
+                "the 64-bit range of work-item ids"
+            )
         if not loc:
             loc = tuple(reqd[:dim]) if reqd is not None else _default_local(g)
         if any(v < 1 for v in loc):

@@ -326,7 +326,10 @@ class KernelLauncher:
         profile: bool,
     ) -> tuple[float, float] | None:
         """Launch; ``(start, end)`` around the run of the work-groups when ``profile``."""
-        n = threads or self.settings.threads or launch.default_threads()
+        if threads is not None:
+            n = launch.check_threads(threads, f"kernel '{self.info.name}'")
+        else:
+            n = self.settings.threads or launch.default_threads()
         spec = self.spec
         target = None
         if spec is not None:  # the values are read (and checked) on every launch

@@ -147,3 +147,78 @@ def test_xmux_run_refuses_a_main_with_arguments(tmp_path, capsys):
     path.write_text("func.func @main(%n: index) {\n  func.return\n}\n")
     assert runner.main([str(path)]) == 1
     assert "@main takes arguments (index)" in capsys.readouterr().err
+
+
+VECADD = """
+func.func @add1(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %a[%i] : memref<?xf32>
+  %one = arith.constant 1.0 : f32
+  %w = arith.addf %v, %one : f32
+  memref.store %w, %a[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def add1():
+    return xmux.compile(VECADD, cache=False).kernel("add1")
+
+
+@pytest.mark.parametrize(
+    "sizes,match",
+    [
+        ({"global_size": 2**63}, "exceeds the 64-bit range"),  # wrapped negative, ran minutes
+        ({"global_size": 2**64}, "exceeds the 64-bit range"),  # ran nothing, returned
+        ({"global_size": (2**32, 2**32)}, "exceeds the 64-bit range"),
+        ({"global_size": (100.7,)}, "must be integers"),  # truncated to 100
+        ({"global_size": "4096"}, "must be an integer or a sequence"),
+        ({"global_size": (8,), "local_size": (True,)}, "must be integers"),
+        ({"global_size": (8,), "global_offset": (2**63 - 4,)}, "exceeds the 64-bit range"),
+    ],
+)
+def test_bad_sizes_are_errors(add1, sizes, match):
+    with pytest.raises(xmux.LaunchError, match=match):
+        add1(np.zeros(8, np.float32), **sizes)
+
+
+@pytest.mark.parametrize("threads", [0, -3, 1.5, 70000, True, "2"])
+def test_bad_thread_counts_are_errors(add1, threads):
+    """0 and -3 meant the default in silence, 1.5 and 70000 failed inside Python."""
+    with pytest.raises(xmux.LaunchError, match="threads must be an integer from 1 to"):
+        add1(np.zeros(8, np.float32), global_size=(8,), threads=threads)
+    with pytest.raises(xmux.LaunchError, match="xmux.compile: threads must be"):
+        xmux.compile(VECADD, cache=False, threads=threads)
+
+
+@pytest.mark.parametrize("value", ["0", "-4", "abc", "1.5"])
+def test_bad_xmux_num_threads_is_an_error(monkeypatch, value):
+    from xmux.runtime import launch
+
+    monkeypatch.setenv("XMUX_NUM_THREADS", value)
+    launch.default_threads.cache_clear()
+    try:
+        with pytest.raises(xmux.XmuxError, match="XMUX_NUM_THREADS must be an integer from 1"):
+            launch.default_threads()
+    finally:
+        monkeypatch.delenv("XMUX_NUM_THREADS")
+        launch.default_threads.cache_clear()
+
+
+@pytest.mark.parametrize("value,on", [("no", False), ("off", False), ("0", False),
+                                      ("yes", True), ("1", True), ("", True)])
+def test_boolean_variables_take_the_usual_spellings(monkeypatch, value, on):
+    """XMUX_CACHE=no left the cache on."""
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CACHE", value)
+    assert (jit.default_cache_dir() is not None) == on
+
+
+def test_a_boolean_variable_with_another_value_is_an_error(monkeypatch):
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CACHE", "maybe")
+    with pytest.raises(xmux.XmuxError, match="XMUX_CACHE must be one of"):
+        jit.default_cache_dir()

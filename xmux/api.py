@@ -15,7 +15,6 @@ the xDSL pipeline entirely.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import NamedTuple
 
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
-from xmux.runtime import abi
+from xmux.runtime import abi, env
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, VariantSource
 
@@ -446,12 +445,16 @@ def compile(  # noqa: A001 - the public name in the contract
     from xmux.runtime.runner import install_runtime_symbols
 
     install_runtime_symbols()  # a module may carry host code that prints or launches
+    if threads is not None:
+        from xmux.runtime.launch import check_threads
+
+        threads = check_threads(threads, "xmux.compile")
     text, module = _read_source(source)
-    use_cache = cache if cache is not None else os.environ.get("XMUX_CACHE", "1") != "0"
+    use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
     if specialize is None:
-        specialize = os.environ.get("XMUX_SPECIALIZE", "1") != "0"
+        specialize = env.flag("XMUX_SPECIALIZE", True)
     if tune is None:
-        tune = os.environ.get("XMUX_TUNE", "1") != "0"
+        tune = env.flag("XMUX_TUNE", True)
     if not isinstance(sub_group_size, int) or sub_group_size < 1:
         raise XmuxError(
             f"xmux.compile: sub_group_size must be a positive integer, got {sub_group_size!r}"
@@ -500,7 +503,7 @@ def compile(  # noqa: A001 - the public name in the contract
             pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
         if target != "cpu":
             pipeline_spec += f"/oacc-target={target}"
-        if os.environ.get("XMUX_CHECKS", "0") == "1":  # pipelines.cpu's checks
+        if env.flag("XMUX_CHECKS", False):  # pipelines.cpu's checks
             pipeline_spec += "/checks"
     else:
         if vector_width or force_no_tail:

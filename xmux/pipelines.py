@@ -10,12 +10,12 @@ prog = xmux.compile(src, pipeline=passes)
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from xdsl.passes import ModulePass
 
 from xmux.registry import get_all_passes
+from xmux.runtime import env
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
@@ -101,7 +101,7 @@ def cpu(
         "expand-oacc-reductions": {"target": oacc_target},
     }
     if check_plan is None:
-        check_plan = os.environ.get("XMUX_CHECKS", "0") == "1"
+        check_plan = env.flag("XMUX_CHECKS", False)
     wi_loops: dict[str, object] = {}
     if vector_width > 1 or force_no_tail:
         wi_loops = {"vector_width": vector_width, "force_no_tail": force_no_tail}
