@@ -243,10 +243,14 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
     if isinstance(value, np.ndarray) and value.ndim > 0:
         raise LaunchError(f"{where}: expected a scalar {info.dtype}, got an array")
     dt = _dtype(info.dtype)
-    if isinstance(value, (bool, np.bool_)) or dt.kind == "b":
-        if dt.kind != "b" and not isinstance(value, (int, np.integer)):
+    if dt.kind == "b":  # 'yes' and None were taken as true and false
+        if not isinstance(value, (bool, np.bool_, int, np.integer)) or value not in (0, 1):
+            raise LaunchError(f"{where}: expected a bool (i1: True/False or 0/1), got {value!r}")
+        return int(bool(value))
+    if isinstance(value, (bool, np.bool_)):
+        if not isinstance(value, (int, np.integer)):
             raise LaunchError(f"{where}: expected {info.dtype}, got a bool")
-        return int(bool(value)) if dt.kind == "b" else int(value)
+        return int(value)
     if dt.kind in "iu":
         if not isinstance(value, (int, np.integer)):
             raise LaunchError(f"{where}: expected an integer ({info.dtype}), got {value!r}")
@@ -257,9 +261,13 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
     if dt.kind == "f":
         if not isinstance(value, (int, float, np.integer, np.floating)):
             raise LaunchError(f"{where}: expected a float ({info.dtype}), got {value!r}")
+        with np.errstate(over="ignore"):
+            converted = dt.type(value)
+        if np.isinf(converted) and np.isfinite(value):  # 1e300 became inf as an f32
+            raise LaunchError(f"{where}: {value!r} does not fit in {info.dtype}")
         if dt == np.float16:
-            return int(np.float16(value).view(np.uint16))
-        return float(dt.type(value))
+            return int(converted.view(np.uint16))
+        return float(converted)
     raise LaunchError(f"{where}: unsupported scalar type {info.dtype}")
 
 

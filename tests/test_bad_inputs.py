@@ -222,3 +222,41 @@ def test_a_boolean_variable_with_another_value_is_an_error(monkeypatch):
     monkeypatch.setenv("XMUX_CACHE", "maybe")
     with pytest.raises(xmux.XmuxError, match="XMUX_CACHE must be one of"):
         jit.default_cache_dir()
+
+
+SCALARS = """
+func.func @sc(%out: memref<?xf32>, %flag: i1, %x: f32, %h: f16) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %hx = arith.extf %h : f16 to f32
+  %s = arith.addf %x, %hx : f32
+  %z = arith.constant 0.0 : f32
+  %v = arith.select %flag, %s, %z : f32
+  memref.store %v, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "flag,x,h,match",
+    [
+        ("yes", 1.0, 0.0, "expected a bool"),  # taken as true
+        (None, 1.0, 0.0, "expected a bool"),  # taken as false
+        (2, 1.0, 0.0, "expected a bool"),
+        (True, 1e300, 0.0, "does not fit in float32"),  # became inf
+        (True, 1.0, 1e6, "does not fit in float16"),
+    ],
+)
+def test_scalars_out_of_their_type_are_errors(flag, x, h, match):
+    k = xmux.compile(SCALARS, cache=False).kernel("sc")
+    with pytest.raises(xmux.LaunchError, match=match):
+        k(np.zeros(4, np.float32), flag, x, h, global_size=(4,))
+
+
+def test_scalars_in_their_type_run():
+    k = xmux.compile(SCALARS, cache=False).kernel("sc")
+    out = np.zeros(4, np.float32)
+    k(out, np.bool_(True), float("inf"), 0.5, global_size=(4,))
+    assert np.all(out == np.inf)
+    k(out, 0, 1.0, 0.5, global_size=(4,))
+    assert np.all(out == 0)
