@@ -225,7 +225,8 @@ def test_a_boolean_variable_with_another_value_is_an_error(monkeypatch):
 
 
 SCALARS = """
-func.func @sc(%out: memref<?xf32>, %flag: i1, %x: f32, %h: f16) attributes {mux.kernel = "entry_point"} {
+func.func @sc(%out: memref<?xf32>, %flag: i1, %x: f32, %h: f16)
+    attributes {mux.kernel = "entry_point"} {
   %i = mux.get_global_id 0 : index
   %hx = arith.extf %h : f16 to f32
   %s = arith.addf %x, %hx : f32
