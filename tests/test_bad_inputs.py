@@ -261,3 +261,49 @@ def test_scalars_in_their_type_run():
     assert np.all(out == np.inf)
     k(out, 0, 1.0, 0.5, global_size=(4,))
     assert np.all(out == 0)
+
+
+def _scaling_pass(factor: float):
+    """A user pass named like any other of its kind: rewrites the f32 constant 1.0."""
+    from dataclasses import dataclass
+
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import FloatAttr, f32
+    from xdsl.passes import ModulePass
+
+    if factor == 2.0:
+
+        @dataclass(frozen=True)
+        class ScaleOnes(ModulePass):
+            name = "scale-ones"
+
+            def apply(self, ctx, op) -> None:
+                for c in list(op.walk()):
+                    if isinstance(c, arith.ConstantOp) and c.value == FloatAttr(1.0, f32):
+                        c.value = FloatAttr(2.0, f32)
+    else:
+
+        @dataclass(frozen=True)
+        class ScaleOnes(ModulePass):  # same name, other code
+            name = "scale-ones"
+
+            def apply(self, ctx, op) -> None:
+                for c in list(op.walk()):
+                    if isinstance(c, arith.ConstantOp) and c.value == FloatAttr(1.0, f32):
+                        c.value = FloatAttr(3.0, f32)
+
+    return ScaleOnes()
+
+
+def test_two_user_passes_of_one_name_do_not_share_a_cached_object():
+    """The cache keyed user passes by name and options: the second compile reused the
+    first one's object."""
+    from xmux import pipelines
+
+    got = []
+    for factor in (2.0, 3.0):
+        prog = xmux.compile(VECADD, pipeline=[_scaling_pass(factor), *pipelines.cpu()])
+        a = np.zeros(8, np.float32)
+        prog.kernel("add1")(a, global_size=(8,))
+        got.append(a[0])
+    assert got == [2.0, 3.0]

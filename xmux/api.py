@@ -511,7 +511,10 @@ def compile(  # noqa: A001 - the public name in the contract
                 "xmux.compile: vector_width/force_no_tail apply to the default pipeline; with "
                 "pipeline=, pass xmux.pipelines.cpu(vector_width=...) instead"
             )
-        pipeline_spec = pipelines.spec(pipeline)
+        fingerprint = pipelines.fingerprint(pipeline)
+        if fingerprint is None:  # a pass without readable source: no safe key
+            use_cache = False
+        pipeline_spec = fingerprint or pipelines.spec(pipeline)
     cache_dir = jit.default_cache_dir() if use_cache else None
     key = None
     if text is not None and use_cache:

@@ -121,6 +121,39 @@ def spec(passes: Sequence[ModulePass]) -> str:
     return ",".join(str(p.pipeline_pass_spec()) for p in passes)
 
 
+def fingerprint(passes: Sequence[ModulePass]) -> str | None:
+    """What a user pipeline's cached objects depend on: each pass's spec and the source of
+    its class (a pass edited, or two passes of one name, must not reuse a stale object);
+    None when a class has no source to read (defined in an interactive session): then
+    nothing may be cached."""
+    import hashlib
+    import inspect
+
+    def code(h, c) -> None:  # bytecode, names and constants, nested code included
+        h.update(c.co_code)
+        h.update(repr(c.co_names).encode())
+        for k in c.co_consts:
+            if inspect.iscode(k):
+                code(h, k)
+            else:
+                h.update(repr(k).encode())
+
+    parts = [spec(passes)]
+    for p in passes:
+        cls = type(p)
+        try:
+            source = inspect.getsource(cls)
+        except (OSError, TypeError):
+            return None
+        h = hashlib.sha256(source.encode())
+        for klass in cls.__mro__:  # two classes of one qualname in one file share a source
+            for member in vars(klass).values():
+                if inspect.isfunction(member):
+                    code(h, member.__code__)
+        parts.append(f"{cls.__module__}.{cls.__qualname__}:{h.hexdigest()[:16]}")
+    return "|".join(parts)
+
+
 def index_of(passes: Sequence[ModulePass], name: str) -> int:
     for i, p in enumerate(passes):
         if p.name == name:
