@@ -158,10 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     try:
+        from xmux.api import read_source_file
+
         path = Path(args.file)
-        if not path.exists():
-            raise XmuxError(f"no such file: {path}")
-        prog = HostProgram(path.read_text(), str(path), args.threads, args.oacc_target)
+        prog = HostProgram(read_source_file(path), str(path), args.threads, args.oacc_target)
         t0 = time.perf_counter()
         prog.run_main()
         run_s = time.perf_counter() - t0

@@ -307,3 +307,38 @@ def test_two_user_passes_of_one_name_do_not_share_a_cached_object():
         prog.kernel("add1")(a, global_size=(8,))
         got.append(a[0])
     assert got == [2.0, 3.0]
+
+
+@pytest.fixture
+def bad_files(tmp_path):
+    (tmp_path / "latin1.mlir").write_bytes(b"// caf\xe9\nfunc.func @k() {\n  func.return\n}\n")
+    (tmp_path / "empty.mlir").write_text("")
+    (tmp_path / "broken.mlir").write_text("func.func @k() {\n  func.return %x\n}\n")
+    (tmp_path / "adir.mlir").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "name,match",
+    [
+        ("latin1.mlir", r"latin1.mlir is not UTF-8 text: byte 0xe9 at offset 6 \(line 1\)"),
+        ("empty.mlir", r"empty.mlir is empty: expected an MLIR module"),
+        ("adir.mlir", r"adir.mlir is a directory, not an MLIR file"),
+        ("missing.mlir", r"no such file: .*missing.mlir"),
+        ("broken.mlir", r"cannot parse .*broken.mlir:\n.*broken.mlir:\d"),  # said <source>
+    ],
+)
+def test_bad_files_get_errors_naming_them(bad_files, capsys, name, match):
+    """Raw UnicodeDecodeError / FileNotFoundError / IsADirectoryError tracebacks in the
+    CLIs, "Could not parse entire input!" for an empty file, "<source>" for a path."""
+    from xmux.cli import opt_main, run_main
+
+    path = str(bad_files / name)
+    with pytest.raises(xmux.XmuxError, match=match):
+        xmux.compile(path, cache=False)
+    for cli in (opt_main, run_main):
+        if name == "broken.mlir" and cli is run_main:
+            continue  # xmux-run wants an @main first; covered by compile above
+        assert cli([path]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error") and "Traceback" not in err and name in err

@@ -38,14 +38,28 @@ def _read_source(source: object) -> tuple[str | None, object]:
     if isinstance(source, Path) or (
         isinstance(source, str) and "\n" not in source and source.endswith(".mlir")
     ):
-        path = Path(source)
-        if not path.exists():
-            raise XmuxError(f"no such file: {path}")
-        return path.read_text(), None
+        return read_source_file(Path(source)), None
     if isinstance(source, str):
         return source, None
     got = type(source).__name__
     raise XmuxError(f"xmux.compile expects MLIR text, a path or a ModuleOp, got {got}")
+
+
+def read_source_file(path: Path) -> str:
+    """The text of an MLIR file, or an error naming it (missing, a directory, not UTF-8)."""
+    if not path.exists():
+        raise XmuxError(f"no such file: {path}")
+    if path.is_dir():
+        raise XmuxError(f"{path} is a directory, not an MLIR file")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise XmuxError(
+            f"{path} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
+            f"(line {line})"
+        ) from None
 
 
 def parse(text: str, name: str = "<source>"):
@@ -55,6 +69,8 @@ def parse(text: str, name: str = "<source>"):
 
     from xmux.registry import make_context
 
+    if not text.strip():
+        raise XmuxError(f"{name} is empty: expected an MLIR module")
     try:
         module = Parser(make_context(), text, name).parse_module()
     except ParseError as e:
@@ -450,6 +466,7 @@ def compile(  # noqa: A001 - the public name in the contract
 
         threads = check_threads(threads, "xmux.compile")
     text, module = _read_source(source)
+    name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
     use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
     if specialize is None:
         specialize = env.flag("XMUX_SPECIALIZE", True)
@@ -533,7 +550,7 @@ def compile(  # noqa: A001 - the public name in the contract
             return prog
     source_for_variants = text if text is not None else module.clone()  # type: ignore[union-attr]
     if module is None:
-        module = parse(text)
+        module = parse(text, name)
     if callable(pipeline):
         pipeline = pipeline()
     collector = _spec.Collector()

@@ -72,7 +72,15 @@ class XmuxOptMain(xDSLOptMain):
 
 def opt_main(argv: Sequence[str] | None = None) -> int:
     try:
-        XmuxOptMain(description="xmux modular optimizer driver", args=argv).run()
+        main = XmuxOptMain(description="xmux modular optimizer driver", args=argv)
+        if main.args.input_file is not None:  # missing, a directory, not UTF-8: named
+            from pathlib import Path
+
+            from xmux.api import read_source_file
+
+            if not read_source_file(Path(main.args.input_file)).strip():
+                raise XmuxError(f"{main.args.input_file} is empty: expected an MLIR module")
+        main.run()
     except Exception as e:  # user-facing: a clear message instead of a traceback
         if not is_user_error(e):
             raise
