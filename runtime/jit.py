@@ -390,6 +390,27 @@ def _paths(cache_dir: Path, key: str) -> tuple[Path, Path]:
     return cache_dir / f"{key}.o", cache_dir / f"{key}.json"
 
 
+def _valid_record(record: object) -> bool:
+    """The record of ``compile_ir``: JSON of any other shape (an edited or foreign file)
+    is treated as a miss instead of failing every later run."""
+    if not isinstance(record, dict):
+        return False
+    strings = ("fingerprint", "object_sha256", "kernel_infos")
+    lists = ("externals", "exports")
+    if not all(isinstance(record.get(k), str) for k in strings):
+        return False
+    if not all(
+        isinstance(record.get(k), list) and all(isinstance(n, str) for n in record[k])
+        for k in lists
+    ):
+        return False
+    try:
+        infos = json.loads(record["kernel_infos"] or "[]")
+    except ValueError:
+        return False
+    return isinstance(infos, list) and all(isinstance(i, dict) for i in infos)
+
+
 def _read_disk(cache_dir: Path, key: str) -> tuple[bytes, dict] | None:
     obj_path, rec_path = _paths(cache_dir, key)
     try:
@@ -397,6 +418,8 @@ def _read_disk(cache_dir: Path, key: str) -> tuple[bytes, dict] | None:
         obj = obj_path.read_bytes()
     except (OSError, ValueError):
         return None
+    if not _valid_record(record):
+        return None  # valid JSON of another shape: a miss, rewritten by this compile
     if record.get("fingerprint") != target_fingerprint():
         return None
     if hashlib.sha256(obj).hexdigest() != record.get("object_sha256"):

@@ -693,8 +693,8 @@ def load_table(key: str, cache_dir: Path | str | None) -> SpecTable | None:
         return table
     try:
         table = SpecTable.from_json(_table_path(cache_dir, key).read_text())
-    except (OSError, ValueError, KeyError):
-        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return None  # missing, torn, or JSON of another shape: recompile
     _tables[key] = table
     return table
 

@@ -342,3 +342,27 @@ def test_bad_files_get_errors_naming_them(bad_files, capsys, name, match):
         assert cli([path]) == 1
         err = capsys.readouterr().err
         assert err.startswith("error") and "Traceback" not in err and name in err
+
+
+@pytest.mark.parametrize(
+    "record",
+    ['[]', '{"fingerprint": 3}', '"text"', '{"kernel_infos": "[1, 2]"}', "{}", "null",
+     '{"fingerprint": "x", "object_sha256": "y", "kernel_infos": "[{\\"bogus\\": 1}]", '
+     '"externals": [], "exports": []}'],
+)
+def test_cache_records_of_another_shape_are_misses(tmp_path, monkeypatch, record):
+    """Valid JSON of the wrong shape raised AttributeError/TypeError on every later run
+    until the cache was wiped."""
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    jit.clear_memory_cache()
+    xmux.compile(VECADD).kernel("add1")  # writes object + record
+    records = list(tmp_path.rglob("*.json"))
+    assert records
+    for r in records:
+        r.write_text(record)
+    jit.clear_memory_cache()
+    a = np.zeros(8, np.float32)
+    xmux.compile(VECADD).kernel("add1")(a, global_size=(8,))
+    assert np.all(a == 1)

@@ -542,12 +542,16 @@ def compile(  # noqa: A001 - the public name in the contract
             spec = None
             if table is not None:
                 spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
-            infos = load_kernel_infos(hit.kernel_infos_json)
-            prog = Program(hit, infos, threads, None, spec)
-            prog.tune = tune
-            if specialize:
-                prog._source = (text, pipeline, key, use_cache)
-            return prog
+            try:
+                infos = load_kernel_infos(hit.kernel_infos_json)
+            except (TypeError, ValueError, KeyError, AttributeError):
+                infos = None  # a cache record of another shape: compile again
+            if infos is not None:
+                prog = Program(hit, infos, threads, None, spec)
+                prog.tune = tune
+                if specialize:
+                    prog._source = (text, pipeline, key, use_cache)
+                return prog
     source_for_variants = text if text is not None else module.clone()  # type: ignore[union-attr]
     if module is None:
         module = parse(text, name)
