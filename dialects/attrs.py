@@ -410,6 +410,8 @@ class ArgInfo:
     shape: memref shape with None for dynamic dims (memref only).
     strided: True when the memref type has a non-identity (strided) layout, so any numpy
         strides are accepted; otherwise the array must be C-contiguous.
+    written: False when the kernel provably only reads the memref (``transforms/
+        arg_access.py``), so a read-only numpy array may be passed.
     """
 
     name: str
@@ -417,6 +419,7 @@ class ArgInfo:
     dtype: str
     shape: list[int | None] | None = None
     strided: bool = False
+    written: bool = True
 
 
 @dataclass

@@ -216,9 +216,15 @@ def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndar
         and (info.strided or value.flags.c_contiguous)
         and all(w is None or w == h for w, h in zip(shape, value.shape, strict=True))
         and not any(st % value.itemsize for st in value.strides)
+        and (value.flags.writeable or not info.written)
     ):
         return value  # the common case, checked without building a message
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
+    if isinstance(value, np.ndarray) and info.written and not value.flags.writeable:
+        raise LaunchError(
+            f"{where}: the array is read-only (numpy's writeable flag is off) and the kernel "
+            "may write it"
+        )
     if not isinstance(value, np.ndarray):
         got = type(value).__name__
         raise LaunchError(f"{where}: expected a numpy array of {info.dtype}, got {got}")
@@ -244,6 +250,8 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
         raise LaunchError(f"{where}: expected a scalar {info.dtype}, got an array")
     dt = _dtype(info.dtype)
     if dt.kind == "b":  # 'yes' and None were taken as true and false
+        if isinstance(value, np.ndarray):  # 0-d (a flag changed in place between launches)
+            value = value[()]
         if not isinstance(value, (bool, np.bool_, int, np.integer)) or value not in (0, 1):
             raise LaunchError(f"{where}: expected a bool (i1: True/False or 0/1), got {value!r}")
         return int(bool(value))

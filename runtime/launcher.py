@@ -109,7 +109,7 @@ class LaunchKey:
     ``matches`` is True only when another launch would pack the same struct and run the same
     code over the same range."""
 
-    __slots__ = ("arguments", "views", "sizes", "frozen", "threads", "spec_values")
+    __slots__ = ("arguments", "views", "sizes", "frozen", "threads", "spec_values", "written")
 
     def __init__(
         self, info: KernelInfo, args: Sequence[object], sizes: Sizes, frozen: bool, threads: int,
@@ -117,10 +117,13 @@ class LaunchKey:
     ) -> None:
         refs: list[object] = []
         views: list[object] = []
+        written: list[int] = []
         for arg_info, a in zip(info.args, args, strict=True):
             if arg_info.kind == "memref":
                 refs.append(weakref.ref(a))
                 views.append((a.dtype, a.shape, a.strides))  # type: ignore[attr-defined]
+                if arg_info.written:  # the flag can be turned off on the same array
+                    written.append(len(refs) - 1)
             elif arg_info.kind == "local":
                 refs.append(a)
                 views.append(_LOCAL)
@@ -129,6 +132,8 @@ class LaunchKey:
                 views.append(None)
         #: per argument: an array's weak reference, else the value itself
         self.arguments = tuple(refs)
+        #: positions of the arrays the kernel may write
+        self.written = tuple(written)
         #: per argument: an array's (dtype, shape, strides), ``_LOCAL`` or None (a scalar)
         self.views = tuple(views)
         #: (global size, local size, global offset) as given (hashable: ints or tuples of
@@ -160,6 +165,9 @@ class LaunchKey:
                 if a is not old and not _same_local(a, old):  # type: ignore[arg-type]
                     return False
             elif old() is not a or (a.dtype, a.shape, a.strides) != view:  # type: ignore[operator]
+                return False
+        for i in self.written:
+            if not args[i].flags.writeable:  # type: ignore[attr-defined]
                 return False
         return True
 

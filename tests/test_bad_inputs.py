@@ -366,3 +366,76 @@ def test_cache_records_of_another_shape_are_misses(tmp_path, monkeypatch, record
     a = np.zeros(8, np.float32)
     xmux.compile(VECADD).kernel("add1")(a, global_size=(8,))
     assert np.all(a == 1)
+
+
+COPY = """
+func.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %src[%i] : memref<?xf32>
+  memref.store %v, %dst[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_a_read_only_array_is_refused_where_the_kernel_writes(tmp_path):
+    """A read-only mmap segfaulted; np.frombuffer(bytes) mutated an immutable bytes."""
+    k = xmux.compile(COPY, cache=False).kernel("copy")
+    src = np.arange(8, dtype=np.float32)
+    frozen = np.frombuffer(bytes(32), dtype=np.float32)
+    with pytest.raises(xmux.LaunchError, match=r"argument 1 \('dst'\): the array is read-only"):
+        k(src, frozen, global_size=(8,))
+    path = tmp_path / "m.bin"
+    path.write_bytes(bytes(32))
+    mapped = np.memmap(path, dtype=np.float32, mode="r")
+    with pytest.raises(xmux.LaunchError, match="read-only"):
+        k(src, mapped, global_size=(8,))
+    # a read-only source is fine: the kernel only reads it
+    dst = np.zeros(8, np.float32)
+    src.flags.writeable = False
+    k(src, dst, global_size=(8,))
+    np.testing.assert_array_equal(dst, src)
+    # the flag turned off on the array of a replayed launch
+    dst2 = np.zeros(8, np.float32)
+    k(src, dst2, global_size=(8,))
+    k(src, dst2, global_size=(8,))
+    dst2.flags.writeable = False
+    with pytest.raises(xmux.LaunchError, match="read-only"):
+        k(src, dst2, global_size=(8,))
+
+
+ACCESS = """
+func.func private @reads(%m: memref<?xf32>, %i: index) -> f32 {
+  %v = memref.load %m[%i] : memref<?xf32>
+  func.return %v : f32
+}
+func.func private @writes(%m: memref<?xf32>, %i: index, %v: f32) {
+  memref.store %v, %m[%i] : memref<?xf32>
+  func.return
+}
+func.func @k(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %d: memref<?xf32>)
+    attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %x = func.call @reads(%a, %i) : (memref<?xf32>, index) -> f32
+  %c1 = arith.constant 1 : index
+  %sub = "memref.subview"(%b, %i, %c1, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>,
+      static_offsets = array<i64: -9223372036854775808>,
+      static_sizes = array<i64: -9223372036854775808>,
+      static_strides = array<i64: -9223372036854775808>}>
+      : (memref<?xf32>, index, index, index) -> memref<?xf32, strided<[?], offset: ?>>
+  %c0 = arith.constant 0 : index
+  %y = memref.load %sub[%c0] : memref<?xf32, strided<[?], offset: ?>>
+  func.call @writes(%c, %i, %x) : (memref<?xf32>, index, f32) -> ()
+  %s = arith.addf %x, %y : f32
+  memref.store %s, %d[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_kernel_info_knows_which_arrays_are_written():
+    """Reads through a call and a subview are reads; a write in a callee is a write."""
+    from xmux import api
+
+    (info,) = api.kernel_infos(api.parse(ACCESS))
+    assert [a.written for a in info.args] == [False, False, True, True]

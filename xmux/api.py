@@ -150,17 +150,24 @@ def _arg_info(kernel: str, index: int, arg) -> ArgInfo:
 def kernel_infos(module, sub_group_size: int = 1) -> list[KernelInfo]:
     """Launch metadata of the module's entry-point kernels (before scheduling);
     ``sub_group_size`` is that of the pipeline's lower-sub-group-collectives."""
+    from xdsl.dialects import func
+
     from xmux.dialects import attrs
+    from xmux.transforms.arg_access import may_write
     from xmux.transforms.lower_sub_group_collectives import uses_sub_group_scratch
     from xmux.transforms.lower_work_group_collectives import (
         MAX_WORK_GROUP_SIZE,
         uses_work_group_collectives,
     )
 
+    symbols = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     infos = []
     for f in attrs.entry_points(module):
         name = f.sym_name.data
         args = [_arg_info(name, i, a) for i, a in enumerate(f.body.blocks[0].args)]
+        for info, a in zip(args, f.body.blocks[0].args, strict=True):
+            if info.kind == "memref":
+                info.written = may_write(a, symbols)
         reqd = attrs.get_reqd_work_group_size(f)
         # collectives' scratch storage is sized for a maximum unless the size is required
         max_wg = None
