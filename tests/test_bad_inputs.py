@@ -439,3 +439,43 @@ def test_kernel_info_knows_which_arrays_are_written():
 
     (info,) = api.kernel_infos(api.parse(ACCESS))
     assert [a.written for a in info.args] == [False, False, True, True]
+
+
+SCANS = """
+func.func @scans(%a: memref<?xf32>, %inc: memref<?xf32>, %exc: memref<?xf32>)
+    attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %a[%i] : memref<?xf32>
+  %x = mux.SCOPE_scan_inclusive KIND %v : f32
+  %y = mux.SCOPE_scan_exclusive KIND %v : f32
+  memref.store %x, %inc[%i] : memref<?xf32>
+  memref.store %y, %exc[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("scope,sg", [("work_group", 1), ("sub_group", 4)])
+@pytest.mark.parametrize("kind", ["fmax", "fmin"])
+def test_exclusive_scan_over_a_nan_prefix_is_the_inclusive_one_shifted(kind, scope, sg):
+    """An exclusive fmax scan gave -inf after a NaN where the inclusive scan gave NaN."""
+    a = np.array([np.nan, 1, 5, 2, np.nan, -3, 7, 0], np.float32)
+    inc, exc = np.zeros_like(a), np.zeros_like(a)
+    src = SCANS.replace("KIND", kind).replace("SCOPE", scope)
+    xmux.compile(src, cache=False, sub_group_size=sg).kernel("scans")(
+        a, inc, exc, global_size=(8,), local_size=(8,)
+    )
+    ident = np.float32(-np.inf if kind == "fmax" else np.inf)
+    n = 8 if scope == "work_group" else sg
+    for lo in range(0, 8, n):
+        want = np.concatenate([[ident], inc[lo:lo + n - 1]]).astype(np.float32)
+        np.testing.assert_array_equal(exc[lo:lo + n], want)
+    assert np.isnan(inc[0]) and np.isnan(exc[1])
+    if scope == "sub_group":  # the second sub-group starts with a NaN too
+        assert np.isnan(exc[5])
+    ref = np.zeros_like(a)
+    ref2 = np.zeros_like(a)
+    xmux.interpret(src, "scans", a, ref, ref2, global_size=(8,), local_size=(8,),
+                   sub_group_size=sg)
+    np.testing.assert_array_equal(inc, ref)
+    np.testing.assert_array_equal(exc, ref2)

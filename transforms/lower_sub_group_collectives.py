@@ -334,12 +334,20 @@ def _fold_lanes(
     *, exclusive: bool = False,
 ) -> SSAValue:
     """Fold lanes base .. end−1. Logical kinds and exclusive scans start from the identity
-    (results normalised to 0/1); the others from lane 0 (exact: −0.0, NaN survive)."""
+    (results normalised to 0/1); the others, and exclusive fmin/fmax scans, from lane 0
+    (exact: −0.0, NaN survive)."""
     t = s.type.element_type  # type: ignore[attr-defined]
-    if exclusive or kind in mux.LOGICAL_KINDS:
+    nan_dropping = kind in (GroupOpKind.FMIN, GroupOpKind.FMAX)
+    if (exclusive and not nan_dropping) or kind in mux.LOGICAL_KINDS:
         return _fold(b, kind, s, row, ln.base, end, identity(b, kind, t))
     first = b(memref.LoadOp.get(s, [row, ln.base]))
-    return _fold(b, kind, s, row, b(arith.AddiOp(ln.base, b.index(1))), end, first)
+    folded = _fold(b, kind, s, row, b(arith.AddiOp(ln.base, b.index(1))), end, first)
+    if not exclusive:
+        return folded
+    # an exclusive fmin/fmax scan is the inclusive one shifted (a NaN prefix survives:
+    # minnum(+inf, NaN) would drop it); lane 0 gets the identity
+    empty = b(arith.CmpiOp(end, ln.base, "eq"))
+    return b(arith.SelectOp(empty, identity(b, kind, t), folded))
 
 
 def _to_index(b: Ops, v: SSAValue, *, signed: bool) -> SSAValue:

@@ -48,7 +48,9 @@ no element is peeled and the vector loads stay aligned; fmin/fmax start from ele
 collective requires the same work-group size, n is that constant (the launcher runs only
 full groups then): the fold is fully unrolled, and after the work-item loops LLVM folds the
 scratch round trip away (``reduce_wg``: the group's inputs summed straight from memory).
-fmin/fmax are IEEE minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``. Logical
+fmin/fmax are IEEE minNum/maxNum (``arith.minnumf``), as OpenCL's ``fmin``/``fmax``; an
+exclusive fmin/fmax scan folds from element 0 too (element i gets the inclusive prefix of
+i - 1, a NaN prefix included: minnum(+inf, NaN) would drop it). Logical
 kinds on wider integers produce 0 or 1. Identities (exclusive scans' first element):
 add/or/xor/umax/logical_or/logical_xor 0, mul/logical_and 1, and/umin all ones, smin/smax
 the largest/smallest signed value, fadd 0.0, fmul 1.0, fmin +inf, fmax -inf.
@@ -425,8 +427,17 @@ def _fold_loop(
     # NaN survive), so that the loop covers [0, n): no peeled element, aligned vector loads.
     # fmin/fmax and inclusive scans start from element 0 (minnum(+inf, NaN) is +inf).
     exact_identity = scan is None and kind not in (K.FMIN, K.FMAX)
-    from_identity = scan == "scan_exclusive" or kind in _LOGICAL or exact_identity
-    if from_identity:
+    nan_dropping = kind in (K.FMIN, K.FMAX)
+    from_identity = (
+        (scan == "scan_exclusive" and not nan_dropping) or kind in _LOGICAL or exact_identity
+    )
+    if scan == "scan_exclusive" and nan_dropping:
+        # element 0 becomes the identity, the fold starts from it: excl[i] = incl[i-1]
+        # also for a NaN prefix (maxnum(-inf, NaN) would have dropped it to -inf)
+        init = b(memref.LoadOp.get(s, [row, b.index(0)]))
+        b(memref.StoreOp.get(identity(b, kind, t), s, [row, b.index(0)]))
+        lb = b.index(1)
+    elif from_identity:
         if scan is None and kind == K.FADD:
             init = b(arith.ConstantOp(FloatAttr(-0.0, t)))  # type: ignore[arg-type]
         else:

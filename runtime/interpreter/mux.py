@@ -3,7 +3,8 @@
 Collectives follow what the compiler implements (``lower-work-group-collectives`` and
 ``lower-sub-group-collectives`` docstrings): folds in local linear id (lane) order;
 reductions other than fmin/fmax and exclusive scans start from the kind's identity (a
-reduce's fadd from -0.0, an exclusive scan's from +0.0), fmin/fmax are minnum/maxnum,
+reduce's fadd from -0.0, an exclusive scan's from +0.0; an exclusive fmin/fmax scan folds
+from element 0, so that it is the inclusive scan shifted), fmin/fmax are minnum/maxnum,
 logical kinds give 0/1; sub-groups are N consecutive work-items (the last one smaller) and
 out-of-range shuffle lanes read the work-item's own value. Barrier-like ops call
 ``Group.sync``, which suspends the work-item until its group (or sub-group) is there.
@@ -216,12 +217,15 @@ def scan(kind: K, values: list[Any], t, collective: str) -> list[Any]:
     w = int_width(t)
     logical = kind in (K.LOGICAL_AND, K.LOGICAL_OR, K.LOGICAL_XOR)
     if collective == "scan_exclusive":
-        acc = identity(kind, t, reduce=False)
-        out = []
-        for v in values:
+        out = [identity(kind, t, reduce=False)]
+        if kind in (K.FMIN, K.FMAX):  # from element 0: excl[i] = incl[i-1], NaN included
+            acc = values[0]
+        else:
+            acc = combine(kind, out[0], values[0], w) if values else out[0]
+        for v in values[1:]:
             out.append(acc)
             acc = combine(kind, acc, v, w)
-        return out
+        return out[: len(values)]
     if collective == "reduce" and kind not in (K.FMIN, K.FMAX) or logical:
         acc = identity(kind, t, reduce=True)
         out = []
