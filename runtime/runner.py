@@ -70,6 +70,7 @@ class HostProgram:
         name: str = "<source>",
         threads: int | None = None,
         oacc_target: str = "cpu",
+        checks: bool = False,
     ) -> None:
         from xmux import api, pipelines
         from xmux.dialects import attrs
@@ -98,7 +99,14 @@ class HostProgram:
                 f"oacc target must be one of {', '.join(pipelines.OACC_TARGETS)}, "
                 f"got {oacc_target!r}"
             )
-        ir_text, infos = api.compile_to_llvm_ir(module, pipelines.cpu(oacc_target=oacc_target))
+        self.checks = checks
+        if checks:
+            from xmux.runtime import checks as _checks
+
+            _checks.install()
+        ir_text, infos = api.compile_to_llvm_ir(
+            module, pipelines.cpu(oacc_target=oacc_target, checks=checks)
+        )
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)
         install_runtime_symbols()
@@ -127,6 +135,10 @@ class HostProgram:
             t0 = time.perf_counter()
             launch.run_ndrange(self._entries[name], packed, nd, self.threads)
             self.launch_times.append((name, time.perf_counter() - t0))
+            if self.checks:
+                from xmux.runtime import checks
+
+                checks.raise_pending()
         except BaseException as e:  # noqa: BLE001 - reported after @main returns
             self.errors.append(e)
 
@@ -156,12 +168,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="cpu",
         help="expansion of OpenACC kernels: gangs on the thread pool (cpu) or one thread (host)",
     )
+    ap.add_argument(
+        "--checks",
+        action="store_true",
+        help="the checking mode: bounds and division checks reported with the kernel, op "
+        "and work-item (also XMUX_CHECKS=1)",
+    )
     args = ap.parse_args(argv)
     try:
         from xmux.api import read_source_file
 
         path = Path(args.file)
-        prog = HostProgram(read_source_file(path), str(path), args.threads, args.oacc_target)
+        from xmux.runtime import env
+
+        checks = args.checks or env.flag("XMUX_CHECKS", False)
+        prog = HostProgram(
+            read_source_file(path), str(path), args.threads, args.oacc_target, checks
+        )
         t0 = time.perf_counter()
         prog.run_main()
         run_s = time.perf_counter() - t0

@@ -11,9 +11,11 @@ from xmux.api import Kernel, LaunchProfile, Program, compile
 from xmux.arrays import aligned, empty, zeros
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
 from xmux.interpret import interpret
+from xmux.runtime.checks import CheckError
 from xmux.runtime.launch import LocalMemory
 
 __all__ = [
+    "CheckError",
     "Kernel",
     "LaunchError",
     "LaunchProfile",

@@ -308,6 +308,10 @@ class Kernel:
         span = self._launcher(
             args, (global_size, local_size, global_offset), threads, spec_constants, profile
         )
+        if self.program.checks:
+            from xmux.runtime import checks
+
+            checks.raise_pending()
         return LaunchProfile(*span) if span is not None else None
 
     def __repr__(self) -> str:
@@ -332,6 +336,8 @@ class Program:
         self.llvm_ir = llvm_ir
         self._spec = spec
         self._kernels: dict[str, Kernel] = {}
+        #: the checking mode (compile's ``checks``): launches raise failed run-time checks
+        self.checks = False
         # local-size variants (runtime/launcher.py, LocalSizeVariants); set by compile()
         self._source: tuple[str, object, str, bool] | None = None
         #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
@@ -443,6 +449,7 @@ def compile(  # noqa: A001 - the public name in the contract
     vector_width: int = 0,
     force_no_tail: bool = False,
     oacc_target: str = "cpu",
+    checks: bool | None = None,
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -462,6 +469,11 @@ def compile(  # noqa: A001 - the public name in the contract
     scalar tail scheduling (``xmux.pipelines.cpu``).
     ``oacc_target`` picks the expansion of OpenACC kernels (expand-oacc-reductions): ``"cpu"``
     (gangs on the thread pool) or ``"host"`` (one thread); default pipeline only.
+    ``checks`` (default ``XMUX_CHECKS=1``) is the checking mode: every memref access
+    bounds-checked and trapping integer divisions reported at run time
+    (``insert-bounds-checks``), the launch raising ``xmux.CheckError`` naming the kernel,
+    op, indices, work-item and group; and work-item-loops' storage plan check. With
+    ``pipeline=`` add ``pipelines.cpu(checks=True)``'s passes yourself.
     """
     from xmux import pipelines
     from xmux.runtime import jit
@@ -472,6 +484,12 @@ def compile(  # noqa: A001 - the public name in the contract
         from xmux.runtime.launch import check_threads
 
         threads = check_threads(threads, "xmux.compile")
+    if checks is None:
+        checks = env.flag("XMUX_CHECKS", False)
+    if checks:
+        from xmux.runtime import checks as _checks
+
+        _checks.install()
     text, module = _read_source(source)
     name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
     use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
@@ -518,6 +536,7 @@ def compile(  # noqa: A001 - the public name in the contract
                 vector_width=vector_width,
                 force_no_tail=force_no_tail,
                 oacc_target=target,
+                checks=checks,
             )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
@@ -527,7 +546,7 @@ def compile(  # noqa: A001 - the public name in the contract
             pipeline_spec += f"/vector-width={vector_width}/force-no-tail={force_no_tail}"
         if target != "cpu":
             pipeline_spec += f"/oacc-target={target}"
-        if env.flag("XMUX_CHECKS", False):  # pipelines.cpu's checks
+        if checks:  # the checking mode's passes (pipelines.cpu)
             pipeline_spec += "/checks"
     else:
         if vector_width or force_no_tail:
@@ -555,6 +574,7 @@ def compile(  # noqa: A001 - the public name in the contract
                 infos = None  # a cache record of another shape: compile again
             if infos is not None:
                 prog = Program(hit, infos, threads, None, spec)
+                prog.checks = checks
                 prog.tune = tune
                 if specialize:
                     prog._source = (text, pipeline, key, use_cache)
@@ -583,6 +603,7 @@ def compile(  # noqa: A001 - the public name in the contract
     )
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
     prog = Program(compiled, infos, threads, ir_text, spec)
+    prog.checks = checks
     prog.tune = tune
     if specialize:
         prog._source = (source_for_variants, pipeline, key, use_cache)

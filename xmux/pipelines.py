@@ -71,6 +71,7 @@ def cpu(
     force_no_tail: bool = False,
     oacc_target: str = "cpu",
     check_plan: bool | None = None,
+    checks: bool | None = None,
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
@@ -83,8 +84,9 @@ def cpu(
     then use local sizes that are multiples of W in that dimension).
     ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
     work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
-    ``check_plan`` makes work-item-loops check that every per-work-item array is written
-    before it is read (default: on when ``XMUX_CHECKS=1``, the checking mode)."""
+    ``checks`` is the checking mode (default: ``XMUX_CHECKS=1``): insert-bounds-checks after
+    prepare-barriers (bounds and division checks reported at run time) and ``check_plan``,
+    work-item-loops' check that every per-work-item array is written before it is read."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -100,8 +102,10 @@ def cpu(
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         "expand-oacc-reductions": {"target": oacc_target},
     }
+    if checks is None:
+        checks = env.flag("XMUX_CHECKS", False)
     if check_plan is None:
-        check_plan = env.flag("XMUX_CHECKS", False)
+        check_plan = checks
     wi_loops: dict[str, object] = {}
     if vector_width > 1 or force_no_tail:
         wi_loops = {"vector_width": vector_width, "force_no_tail": force_no_tail}
@@ -110,6 +114,8 @@ def cpu(
     if wi_loops:
         options["work-item-loops"] = wi_loops
     names = list(KERNEL_STAGES)
+    if checks:
+        names.insert(names.index("prepare-barriers") + 1, "insert-bounds-checks")
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES

@@ -1,0 +1,86 @@
+"""The checking mode's error channel: kernel code reports, the launch call raises.
+
+``insert-bounds-checks`` makes kernel code call ``xmux_check_failed`` (registered here as a
+JIT symbol) on an out-of-bounds access or a trapping division. The callback keeps the
+first failure (later ones only counted: a kernel can fail once per work-item) and the
+launching call raises it as a ``CheckError`` naming the kernel, op, indices and sizes,
+work-item and group, once the launch has ended (``raise_pending``). Failures are kept per
+process; one launch at a time reports them (a concurrent launch may see another's).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+
+from xmux.errors import LaunchError
+
+CheckFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, *([ctypes.c_int64] * 13))
+
+
+class CheckError(LaunchError):
+    """A run-time check of the checking mode failed."""
+
+
+@dataclass
+class Failure:
+    message: str
+    values: tuple[int, ...]
+    sizes: tuple[int, ...]
+    local_id: tuple[int, int, int]
+    group_id: tuple[int, int, int]
+    more: int = 0
+
+    def __str__(self) -> str:
+        if "out of bounds" in self.message:
+            what = f"indices {list(self.values)}, sizes {list(self.sizes)}"
+        else:
+            what = f"operands {list(self.values)}"
+        more = f" (and {self.more} more failed checks)" if self.more else ""
+        return (
+            f"{self.message}: {what}, at work-item {self.local_id} of work-group "
+            f"{self.group_id}{more}"
+        )
+
+
+_lock = threading.Lock()
+_first: Failure | None = None
+_callback = None
+
+
+def _failed(msg: int, rank: int, i0: int, i1: int, i2: int, s0: int, s1: int, s2: int,
+            l0: int, l1: int, l2: int, g0: int, g1: int, g2: int) -> None:
+    global _first
+    with _lock:
+        if _first is not None:
+            _first.more += 1
+            return
+        text = ctypes.string_at(msg).decode(errors="replace")
+        n = min(rank, 3)
+        _first = Failure(text, (i0, i1, i2)[:n], (s0, s1, s2)[:n], (l0, l1, l2), (g0, g1, g2))
+
+
+def install() -> None:
+    """Resolve ``xmux_check_failed`` for JIT code (once per process)."""
+    global _callback
+    if _callback is not None:
+        return
+    from xmux.runtime import jit
+
+    _callback = CheckFn(_failed)
+    jit.register_symbol("xmux_check_failed", ctypes.cast(_callback, ctypes.c_void_p).value)
+
+
+def take() -> Failure | None:
+    """The first failure since the last ``take`` (and forget it)."""
+    global _first
+    with _lock:
+        out, _first = _first, None
+    return out
+
+
+def raise_pending() -> None:
+    failure = take()
+    if failure is not None:
+        raise CheckError(str(failure))

@@ -1,0 +1,135 @@
+"""The checking mode (``compile(checks=True)``, ``XMUX_CHECKS=1``, ``xmux-run --checks``):
+out-of-bounds accesses, trapping divisions and too-small local memory become a
+``CheckError`` naming the kernel, op, indices, work-item and group — with the process and
+the neighbouring memory intact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xmux
+
+STORE = """
+func.func @fill(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = arith.index_cast %i : index to i32
+  memref.store %v, %a[%i] : memref<?xi32>
+  func.return
+}
+"""
+
+
+def test_out_of_bounds_store_is_reported_and_skipped():
+    """A global size larger than the array overwrote the memory after it (or segfaulted)."""
+    k = xmux.compile(STORE, cache=False, checks=True).kernel("fill")
+    backing = np.full(32, -7, np.int32)
+    a = backing[:10]
+    with pytest.raises(
+        xmux.CheckError,
+        match=r"kernel @fill: 'memref.store' out of bounds of memref<\?xi32>: indices \[10\], "
+        r"sizes \[10\], at work-item \(2, 0, 0\) of work-group \(2, 0, 0\) \(and 5 more",
+    ):
+        k(a, global_size=(16,), local_size=(4,))
+    np.testing.assert_array_equal(a, np.arange(10))
+    assert np.all(backing[10:] == -7)  # nothing written past the array
+    k(a, global_size=(10,), local_size=(5,))  # a correct launch raises nothing after it
+
+
+DIVIDE = """
+func.func @div(%a: memref<?xi32>, %b: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %x = memref.load %a[%i] : memref<?xi32>
+  %y = memref.load %b[%i] : memref<?xi32>
+  %q = arith.divsi %x, %y : i32
+  memref.store %q, %a[%i] : memref<?xi32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("x,y", [(7, 0), (-(2**31), -1)])
+def test_trapping_division_is_reported(x, y):
+    k = xmux.compile(DIVIDE, cache=False, checks=True).kernel("div")
+    a = np.full(8, 9, np.int32)
+    b = np.full(8, 3, np.int32)
+    a[5], b[5] = x, y
+    with pytest.raises(xmux.CheckError, match=rf"'arith.divsi' by zero or INT_MIN / -1 "
+                       rf"\(dividend, divisor\): operands \[{x}, {y}\], at work-item \(1, 0, 0\) "
+                       r"of work-group \(1, 0, 0\)"):
+        k(a, b, global_size=(8,), local_size=(4,))
+
+
+LOCAL = """
+func.func @tile(%out: memref<?xf32>, %t: memref<?xf32, 3>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %l = mux.get_local_id 0 : index
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %t[%l] : memref<?xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %v = memref.load %t[%l] : memref<?xf32, 3>
+  memref.store %v, %out[%i] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_local_memory_too_small_for_the_group_is_reported():
+    """LocalMemory(4) with a local size of 1024 segfaulted."""
+    k = xmux.compile(LOCAL, cache=False, checks=True).kernel("tile")
+    out = np.zeros(1024, np.float32)
+    with pytest.raises(xmux.CheckError, match=r"kernel @tile: 'memref.store' out of bounds of "
+                       r"memref<\?xf32, 3 : i64>: indices \[1\], sizes \[1\]"):
+        k(out, xmux.LocalMemory(4), global_size=(1024,), local_size=(1024,))
+    k(out, xmux.LocalMemory(4096), global_size=(1024,), local_size=(1024,))
+    assert np.all(out == 1)
+
+
+def test_the_environment_turns_the_checks_on(monkeypatch):
+    monkeypatch.setenv("XMUX_CHECKS", "1")
+    k = xmux.compile(STORE, cache=False).kernel("fill")
+    with pytest.raises(xmux.CheckError):
+        k(np.zeros(4, np.int32), global_size=(8,))
+
+
+def test_checks_do_not_change_a_correct_barrier_kernel():
+    """The checked build of a barrier kernel (with the storage plan check) gives the same
+    answer as the plain one."""
+    from tests.test_barrier_yields import SHAPES
+
+    src = SHAPES["pocl_553"]
+    a = np.random.default_rng(2).integers(-50, 50, 24, dtype=np.int32)
+    outs = []
+    for checks in (False, True):
+        out = np.zeros_like(a)
+        xmux.compile(src, cache=False, checks=checks).kernel("pocl_553")(
+            a, out, 2, 3, global_size=(24,), local_size=(6,)
+        )
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_xmux_run_checks(tmp_path, capsys):
+    from xmux.runtime import runner
+
+    path = tmp_path / "oob.mlir"
+    path.write_text(
+        STORE
+        + """
+func.func private @printMemrefI32(memref<*xi32>)
+func.func @main() {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc(%c8) : memref<?xi32>
+  mux.launch @fill(%a) global_size(%c16) local_size(%c4) : (memref<?xi32>)
+  %u = "memref.cast"(%a) : (memref<?xi32>) -> memref<*xi32>
+  func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  func.return
+}
+"""
+    )
+    assert runner.main(["--checks", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "data" not in out
+    assert "kernel @fill: 'memref.store' out of bounds" in err and "work-group (2, 0, 0)" in err
