@@ -58,6 +58,7 @@ import time
 import numpy as np
 
 from xmux.dialects import attrs
+from xmux.errors import XmuxError
 
 __all__ = ["Pool", "get_pool", "shutdown"]
 
@@ -355,7 +356,14 @@ def spin_ns(threads: int) -> int:
         cores = os.cpu_count() or 1
     if threads > cores:
         return 0
-    return max(0, int(float(os.environ.get("XMUX_SPIN_US", "1000")) * 1000))
+    raw = os.environ.get("XMUX_SPIN_US", "").strip() or "1000"
+    try:
+        spin_us = float(raw)
+    except ValueError:
+        spin_us = -1.0
+    if not 0 <= spin_us < 1e9:
+        raise XmuxError(f"XMUX_SPIN_US must be a number of microseconds >= 0, got {raw!r}")
+    return int(spin_us * 1000)
 
 
 class Pool:

@@ -479,3 +479,12 @@ def test_exclusive_scan_over_a_nan_prefix_is_the_inclusive_one_shifted(kind, sco
                    sub_group_size=sg)
     np.testing.assert_array_equal(inc, ref)
     np.testing.assert_array_equal(exc, ref2)
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "nan"])
+def test_a_bad_spin_time_is_an_error(monkeypatch, value):
+    from xmux.runtime import pool
+
+    monkeypatch.setenv("XMUX_SPIN_US", value)
+    with pytest.raises(xmux.XmuxError, match="XMUX_SPIN_US must be a number of microseconds"):
+        pool.spin_ns(1)
