@@ -35,6 +35,8 @@ class Failure:
     def __str__(self) -> str:
         if "out of bounds" in self.message:
             what = f"indices {list(self.values)}, sizes {list(self.sizes)}"
+        elif "per-work-item array" in self.message:
+            what = f"slot {list(self.values)}"
         else:
             what = f"operands {list(self.values)}"
         more = f" (and {self.more} more failed checks)" if self.more else ""
@@ -81,6 +83,9 @@ def take() -> Failure | None:
 
 
 def raise_pending() -> None:
+    """Raise the failure kept since the last launch, if any (a plain read when none)."""
+    if _first is None:
+        return
     failure = take()
     if failure is not None:
         raise CheckError(str(failure))

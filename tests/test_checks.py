@@ -133,3 +133,48 @@ func.func @main() {
     out, err = capsys.readouterr()
     assert "data" not in out
     assert "kernel @fill: 'memref.store' out of bounds" in err and "work-group (2, 0, 0)" in err
+
+
+def test_a_read_of_an_unwritten_per_work_item_slot_is_reported():
+    """check-plan's run-time half: a pass after work-item-loops that drops the stores of the
+    first segment (data and shadow) makes the next segment read unwritten slots."""
+    from dataclasses import dataclass
+
+    from xdsl.dialects import memref
+    from xdsl.passes import ModulePass
+
+    from xmux import pipelines
+    from xmux.dialects import attrs
+
+    @dataclass(frozen=True)
+    class DropFirstStores(ModulePass):
+        name = "drop-first-stores"
+
+        def apply(self, ctx, op) -> None:
+            stores = [
+                s for s in op.walk()
+                if isinstance(s, memref.StoreOp)
+                and isinstance(s.memref.owner, memref.AllocaOp)
+                and attrs.is_per_work_item(s.memref.owner)
+                and attrs.is_work_item_loop(s.parent_op())  # not the shadow's zeroing
+            ]
+            for s in stores[:2]:  # the value's store and its shadow byte
+                s.detach()
+                s.erase()
+
+    passes = pipelines.cpu(checks=True)
+    passes.insert(pipelines.index_of(passes, "work-item-loops") + 1, DropFirstStores())
+    src = """
+func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %a[%i] : memref<?xi32>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  memref.store %v, %a[%i] : memref<?xi32>
+  func.return
+}
+"""
+    k = xmux.compile(src, cache=False, pipeline=passes).kernel("k")
+    with pytest.raises(xmux.CheckError, match=r"kernel @k: per-work-item array #0 read before "
+                       r"it was written \(work-item-loops storage plan\): slot \[0\], at "
+                       r"work-item \(0, 0, 0\) of work-group \(0, 0, 0\)"):
+        k(np.arange(8, dtype=np.int32), global_size=(8,), local_size=(4,))

@@ -68,15 +68,22 @@ _SIGNED_DIVS = (arith.DivSIOp, arith.RemSIOp, arith.CeilDivSIOp, arith.FloorDivS
 _DIVS = (*_SIGNED_DIVS, arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
 
 
-class _Sites:
+class Sites:
     """The failure messages of a module: one constant string global each."""
 
     def __init__(self, module: ModuleOp) -> None:
         self.module = module
         self.count = 0
+        self.taken = {
+            o.sym_name.data for o in module.ops if isinstance(o, llvm.GlobalOp)
+        }
 
     def message(self, text: str) -> str:
-        name = f"xmux.check.{self.count}"
+        n = len(self.taken)
+        while f"xmux.check.{n}" in self.taken:
+            n += 1
+        name = f"xmux.check.{n}"
+        self.taken.add(name)
         self.count += 1
         data = text + "\0"
         self.module.body.block.add_op(
@@ -89,6 +96,12 @@ class _Sites:
             )
         )
         return name
+
+
+def declare_check_fn(module: ModuleOp) -> None:
+    """``func.func private @xmux_check_failed(...)``, once."""
+    if not any(isinstance(g, func.FuncOp) and g.sym_name.data == CHECK_FN for g in module.ops):
+        module.body.block.add_op(func.FuncOp.external(CHECK_FN, [PTR] + [i64] * 13, []))
 
 
 def _index(b: list[Operation], v: SSAValue) -> SSAValue:
@@ -111,7 +124,7 @@ def _const(b: list[Operation], value: int, t=i64) -> SSAValue:
     return op.result
 
 
-def _report(site: str, values: list[SSAValue], sizes: list[SSAValue]) -> list[Operation]:
+def report_ops(site: str, values: list[SSAValue], sizes: list[SSAValue]) -> list[Operation]:
     """The ops of the failure branch: the call with the site's message and the ids."""
     b: list[Operation] = []
     msg = llvm.AddressOfOp(site, PTR)
@@ -153,7 +166,7 @@ def _guard(op: Operation, ok: SSAValue, report: list[Operation]) -> None:
                 use.operation.operands[use.index] = new
 
 
-def _check_access(op: Operation, where: str, sites: _Sites) -> None:
+def _check_access(op: Operation, where: str, sites: Sites) -> None:
     target = op.memref  # type: ignore[attr-defined]
     t = target.type
     assert isinstance(t, MemRefType)
@@ -181,10 +194,10 @@ def _check_access(op: Operation, where: str, sites: _Sites) -> None:
         ok = both.result
     Rewriter.insert_op(pre, InsertPoint.before(op))
     site = sites.message(f"{where}: '{op.name}' out of bounds of {t}")
-    _guard(op, ok, _report(site, indices, sizes))
+    _guard(op, ok, report_ops(site, indices, sizes))
 
 
-def _check_division(op: Operation, where: str, sites: _Sites) -> None:
+def _check_division(op: Operation, where: str, sites: Sites) -> None:
     a, b = op.operands[0], op.operands[1]
     t = b.type
     if not isinstance(t, IntegerType | IndexType):
@@ -209,7 +222,7 @@ def _check_division(op: Operation, where: str, sites: _Sites) -> None:
         f"{where}: '{op.name}' by zero or INT_MIN / -1 (dividend, divisor)"
     )
     then_block = Block()
-    then_block.add_ops([*_report(site, [a, b], []), scf.YieldOp()])
+    then_block.add_ops([*report_ops(site, [a, b], []), scf.YieldOp()])
     Rewriter.insert_op(scf.IfOp(cond, [], Region(then_block)), InsertPoint.before(op))
 
 
@@ -238,7 +251,7 @@ class InsertBoundsChecks(ModulePass):
         functions = _reached(op)
         if not functions:
             return
-        sites = _Sites(op)
+        sites = Sites(op)
         for f in functions:
             kernel = f.sym_name.data
             where = f"kernel @{kernel}" if attrs.is_entry_point(f) else f"@{kernel}"
@@ -247,8 +260,5 @@ class InsertBoundsChecks(ModulePass):
                     _check_access(inner, where, sites)
                 elif isinstance(inner, _DIVS):
                     _check_division(inner, where, sites)
-        if sites.count and not any(
-            isinstance(g, func.FuncOp) and g.sym_name.data == CHECK_FN for g in op.ops
-        ):
-            args = [PTR] + [i64] * 13
-            op.body.block.add_op(func.FuncOp.external(CHECK_FN, args, []))
+        if sites.count:
+            declare_check_fn(op)

@@ -61,7 +61,8 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
   which value lives in which per-work-item array, what is re-computed, each region edge's
   copies and whether coalescing removed them) to stderr; ``check-plan=true`` checks that
   every per-work-item array is written before it is read on every path
-  (``wi_loops/check.py``; on with ``XMUX_CHECKS=1``).
+  (``wi_loops/check.py``) and makes the kernel check it at run time too (a shadow byte per
+  slot, ``wi_loops/shadow.py``); the checking mode (``XMUX_CHECKS=1``) turns it on.
 
 Vector + scalar tail scheduling (the reference's "vector + scalar loop" mode), with the
 options ``vector-width=W`` (W > 1; default 0 = off) and ``force-no-tail``: every innermost
@@ -141,6 +142,7 @@ from xmux.transforms.wi_loops import (
     check_storage,
     lifts_for_barriers,
 )
+from xmux.transforms.wi_loops.shadow import add_shadow_checks
 
 BODY_SUFFIX = ".mux-wi-body"
 
@@ -712,6 +714,7 @@ class WorkItemLoopsPass(ModulePass):
                 apply_with_barriers(kernel, self.dump_plan)
                 if self.check_plan:
                     check_storage(kernel)
+                    add_shadow_checks(kernel)
             else:
                 apply_work_item_loops(kernel)
             if self.vector_width > 1:

@@ -23,6 +23,7 @@ from typing import NamedTuple
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import abi, env
+from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, VariantSource
 
@@ -308,10 +309,7 @@ class Kernel:
         span = self._launcher(
             args, (global_size, local_size, global_offset), threads, spec_constants, profile
         )
-        if self.program.checks:
-            from xmux.runtime import checks
-
-            checks.raise_pending()
+        _checks.raise_pending()  # a failed check of the checking mode (runtime/checks.py)
         return LaunchProfile(*span) if span is not None else None
 
     def __repr__(self) -> str:
@@ -486,10 +484,7 @@ def compile(  # noqa: A001 - the public name in the contract
         threads = check_threads(threads, "xmux.compile")
     if checks is None:
         checks = env.flag("XMUX_CHECKS", False)
-    if checks:
-        from xmux.runtime import checks as _checks
-
-        _checks.install()
+    _checks.install()  # also for a user pipeline with the checking passes
     text, module = _read_source(source)
     name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
     use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)

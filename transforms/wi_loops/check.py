@@ -1,12 +1,13 @@
 """The storage check: every per-work-item array is written before it is read, on every path.
 
-Run by ``work-item-loops{check-plan=true}`` on each kernel it scheduled (tests and the
-differential fuzzer turn it on). It reads the emitted work-group function, not the plan,
-so it also checks that emission followed the plan: a must-be-written analysis over the
-group-level control flow, where a work-item loop nest (an ``scf.for`` whose body starts
-with ``mux.set_local_id``) runs at least once (groups are not empty) and writes its slot
-of every work-item, a group-level ``scf.for`` may run zero times, an ``scf.if`` writes what
-both branches write, an ``scf.while`` what its ``before`` region writes.
+Run by ``work-item-loops{check-plan=true}`` on each kernel it scheduled (the checking mode,
+tests and the differential fuzzer turn it on; ``shadow.py`` adds the run-time check). It
+reads the emitted work-group function, not the plan, so it also checks that emission
+followed the plan: a must-be-written analysis over the group-level control flow, where a
+work-item loop nest (an ``scf.for`` whose body starts with ``mux.set_local_id``) runs at
+least once (groups are not empty) and writes its slot of every work-item, a group-level
+``scf.for`` may run zero times, an ``scf.if`` writes what both branches write, an
+``scf.while`` what its ``before`` region writes.
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ from xmux.dialects import attrs, mux
 from xmux.errors import XmuxError
 
 
-def _arrays(kernel: func.FuncOp) -> set[SSAValue]:
+def per_work_item_arrays(kernel: func.FuncOp) -> list[SSAValue]:
     """Per-work-item arrays read and written by ``memref.load``/``store`` (not the byte
-    buffers that private allocations take slices of)."""
-    out: set[SSAValue] = set()
+    buffers that private allocations take slices of), in program order."""
+    out: list[SSAValue] = []
     for op in kernel.walk():
         if isinstance(op, memref.AllocaOp) and attrs.is_per_work_item(op):
             if all(isinstance(u.operation, (memref.LoadOp, memref.StoreOp))
                    for u in op.memref.uses):
-                out.add(op.memref)
+                out.append(op.memref)
     return out
 
 
@@ -37,8 +38,8 @@ def _is_nest_loop(op: Operation) -> bool:
 class _Check:
     def __init__(self, kernel: func.FuncOp) -> None:
         self.kernel = kernel
-        self.arrays = _arrays(kernel)
-        order = [r for op in kernel.walk() for r in op.results if r in self.arrays]
+        order = per_work_item_arrays(kernel)
+        self.arrays = set(order)
         self.index = {v: i for i, v in enumerate(order)}
 
     def block(self, block: Block, written: frozenset[SSAValue]) -> frozenset[SSAValue]:

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true check-plan=true}' 2>&1 | filecheck %s
+// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true}' 2>&1 | filecheck %s
 
 // The common loop-carried case: the next value is computed before the body's last barrier.
 // Its copy to the iteration array is coalesced (stored where it is computed), so no copy

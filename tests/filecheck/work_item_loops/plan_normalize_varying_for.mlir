@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true check-plan=true}' 2>&1 | filecheck %s
+// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true}' 2>&1 | filecheck %s
 
 // A barrier loop whose bounds vary per work-item (lower bound = local id) but whose trip
 // count is the same for all, as OpenCL requires of a barrier in it: only the trip count is

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true check-plan=true}' 2>&1 | filecheck %s
+// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true}' 2>&1 | filecheck %s
 
 // Fuzz class 4: the initial value of the second barrier loop (%lidi) is re-computed, not
 // materialised in any segment, so its copy into the loop's array stays at the loop's entry:

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true check-plan=true}' 2>&1 | filecheck %s
+// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true}' 2>&1 | filecheck %s
 
 // An scf.while whose condition forwards a per-work-item before-argument unchanged: the
 // after-argument and the result share its array (the copy is "same"). The after body

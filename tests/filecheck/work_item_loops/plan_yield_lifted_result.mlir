@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true check-plan=true}' 2>&1 | filecheck %s
+// RUN: xmux-opt %s -p 'work-item-loops{dump-plan=true}' 2>&1 | filecheck %s
 
 // A loop body yields, as is, the result of an scf.if that holds a barrier: no segment of
 // the body materialises that value (it lives in the scf.if's result array), so it cannot
