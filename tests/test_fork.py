@@ -9,18 +9,8 @@ import threading
 import numpy as np
 
 import xmux
+from tests.test_bad_inputs import VECADD
 from xmux.runtime import jit
-
-VECADD = """
-func.func @add1(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %v = memref.load %a[%i] : memref<?xf32>
-  %one = arith.constant 1.0 : f32
-  %w = arith.addf %v, %one : f32
-  memref.store %w, %a[%i] : memref<?xf32>
-  func.return
-}
-"""
 
 
 def test_fork_while_the_jit_lock_is_held_elsewhere():
