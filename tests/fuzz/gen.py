@@ -192,7 +192,9 @@ def walk(body):
 
 
 def has_sync(body) -> bool:
-    return any(isinstance(s, (Barrier, Coll)) for s in walk(body))
+    """A work-group barrier or collective: what region dispatch schedules (a kernel without
+    one has no dispatch twin; see ``harness.compile_module``)."""
+    return any(isinstance(s, (Barrier, Coll)) and s.scope == "wg" for s in walk(body))
 
 
 # ---------------------------------------------------------------------------------------

@@ -85,7 +85,7 @@ def _interpret():
     return getattr(xmux, "interpret", None)
 
 
-def plan(k: Kernel, seed: int, n_launches: int = 4) -> list[Run]:
+def plan(k: Kernel, seed: int, vec: bool, n_launches: int = 4) -> list[Run]:
     r = random.Random(seed * 7919 + 1)
     runs = []
     if k.reqd:
@@ -96,7 +96,7 @@ def plan(k: Kernel, seed: int, n_launches: int = 4) -> list[Run]:
     else:
         pool = LAUNCHES
     picks = r.sample(pool, min(n_launches, len(pool)))
-    builds = ["base", "vec"] + (["cfg"] if has_sync(k.body) else [])
+    builds = (["base", "vec"] if vec else ["base"]) + (["cfg"] if has_sync(k.body) else [])
     for i, (g, loc) in enumerate(picks):
         off = None
         if r.random() < 0.2:
@@ -109,7 +109,7 @@ def plan(k: Kernel, seed: int, n_launches: int = 4) -> list[Run]:
             data_seed=r.randrange(2**31)))
     full = [run for run in runs if all(g % loc == 0 for g, loc in zip(run.gsize, run.lsize,
                                                                      strict=True))]
-    if full:
+    if full and r.random() < 0.35:
         full[0].repeat = True
     return runs
 
@@ -163,19 +163,21 @@ def interp_check(src: str, k: Kernel, run: Run, sg: int, want) -> str | None:
     return None
 
 
-def compile_module(kernels: list[Kernel], build: str, sg: int, vw: int):
+def compile_module(kernels: list[Kernel], build: str, sg: int, vw: int,
+                   specialize: bool = False):
+    """One module: the kernels (``base``: with their dispatch twins, ``cfg``: the twins
+    only, ``vec``: the kernels at vector width ``vw``)."""
     import xmux
 
     parts = []
     for k in kernels:
-        if build == "cfg":
-            if has_sync(k.body):
-                parts.append(k.mlir(k.name + "_cfg", cfg_body=True))
-        else:
+        if build in ("base", "cfg") and has_sync(k.body):
+            parts.append(k.mlir(k.name + "_cfg", cfg_body=True))
+        if build != "cfg":
             parts.append(k.mlir())
     if not parts:
         return None
-    opts = dict(cache=False, sub_group_size=sg)
+    opts = dict(cache=False, sub_group_size=sg, specialize=specialize)
     if build == "vec":
         opts["vector_width"] = vw
     return xmux.compile("\n".join(parts), **opts)
@@ -198,12 +200,14 @@ def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int) -> tuple[str, i
         except Illegal:
             ill += 1
             continue
-        prog = progs.get(run.build)
+        prog = progs.get("base" if run.build == "cfg" else run.build)
         if prog is None:
             continue
         name = k.name + ("_cfg" if run.build == "cfg" else "")
         n += 1
         try:
+            if run.repeat:  # its own program, so that the variant compiles one kernel
+                prog = compile_module([k], run.build, sg, progs["vw"], specialize=True)
             got = launch(prog.kernel(name), run)
         except Exception as e:  # noqa: BLE001
             return "run-error", n, ill, f"{type(e).__name__}: {e}", run
@@ -214,18 +218,22 @@ def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int) -> tuple[str, i
     return ("ok" if n else "illegal"), n, ill, "", None
 
 
-def batch_options(batch_seed: int) -> tuple[int, int]:
+def batch_options(batch_seed: int) -> tuple[int, int, bool]:
+    """Sub-group size, vector width, whether the batch has a vector build."""
     r = random.Random(batch_seed ^ 0x5EED)
-    return r.choice(SUB_GROUP_SIZES), r.choice(VECTOR_WIDTHS)
+    return r.choice(SUB_GROUP_SIZES), r.choice(VECTOR_WIDTHS), r.random() < 0.5
 
 
 def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0.0,
-              log=print) -> list[Result]:
-    sg, vw = batch_options(seeds[0])
+              log=print, options: tuple[int, int, bool] | None = None) -> list[Result]:
+    """Check the kernels of ``seeds`` (one compile per build); ``options``: sub-group size,
+    vector width, whether to build at that width (default: from the first seed)."""
+    sg, vw, vec = options or batch_options(seeds[0])
     kernels = [generate(s) for s in seeds]
     results = {s: Result(s, "ok") for s in seeds}
-    progs_by_kernel: dict[int, dict] = {s: {} for s in seeds}
-    for build in ("base", "vec", "cfg"):
+    progs_by_kernel: dict[int, dict] = {s: {"vw": vw} for s in seeds}
+    builds = ("base", "vec") if vec else ("base",)
+    for build in builds:
         good = list(kernels)
         try:
             prog = compile_module(good, build, sg, vw)
@@ -248,7 +256,7 @@ def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0
                 res.repro = write_repro(out_dir, k, None, sg, vw, "cfg" in res.detail[:4],
                                         res.detail, res.status)
             continue
-        runs = plan(k, k.seed)
+        runs = plan(k, k.seed, vec)
         status, n, ill, detail, bad = check_runs(k, runs, progs_by_kernel[k.seed], sg)
         res.status, res.runs, res.illegal_runs, res.detail = status, n, ill, detail
         if status in ("mismatch", "run-error") and bad is not None:
@@ -268,7 +276,7 @@ def _recheck(k: Kernel, run: Run, progs, sg: int, vw: int) -> str | None:
     """The mismatch of the minimised kernel, for the repro's header."""
     try:
         want = expected(k, run, sg)
-        prog = compile_module([k], run.build, sg, vw)
+        prog = compile_module([k], run.build, sg, vw, specialize=run.repeat)
         got = launch(prog.kernel(k.name + ("_cfg" if run.build == "cfg" else "")), run)
     except Exception:  # noqa: BLE001
         return None
@@ -310,7 +318,7 @@ def minimise_kernel(k: Kernel, run: Run, sg: int, vw: int, budget: float, log) -
         except Exception:  # noqa: BLE001 - a candidate the model cannot run
             return False
         try:
-            prog = compile_module([c], r.build, sg, vw)
+            prog = compile_module([c], r.build, sg, vw, specialize=r.repeat)
             got = launch(prog.kernel(c.name + ("_cfg" if r.build == "cfg" else "")), r)
         except Exception:  # noqa: BLE001 - a different failure: not this one
             return False
@@ -530,7 +538,7 @@ def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: f
                                   "worker died (segfault or abort)"))])
             if out_dir is not None:
                 k = generate(seeds_[0])
-                write_repro(out_dir, k, None, *batch_options(seeds_[0]), False, st, st)
+                write_repro(out_dir, k, None, *batch_options(seeds_[0])[:2], False, st, st)
             return _Worker(wargs)
         for s in seeds_:
             w = one([s], _Worker(wargs))

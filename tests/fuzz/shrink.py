@@ -92,6 +92,20 @@ def candidates(k: Kernel):
         c.reqd = c.order = None
         yield "attrs", c
     nb = len(blocks(k.body))
+    # chunks of a block at once (halves, quarters, ...) while blocks are long
+    for bi in range(nb):
+        blen = len(blocks(k.body)[bi])
+        size = blen // 2
+        while size >= 3:
+            for lo in range(0, blen - size + 1, size):
+                c = copy.deepcopy(k)
+                b = blocks(c.body)[bi]
+                repl = []
+                for t in b[lo:lo + size]:
+                    repl += [_zero(d, ty) for d, ty in defs(t)]
+                b[lo:lo + size] = repl
+                yield "drop-chunk", c
+            size //= 2
     # structured statements first (their cut removes most), then the rest
     for structured in (True, False):
         for bi in range(nb):
