@@ -10,6 +10,7 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 from xmux.api import Kernel, LaunchProfile, Program, compile
 from xmux.arrays import aligned, empty, zeros
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
+from xmux.interpret import interpret
 from xmux.runtime.launch import LocalMemory
 
 __all__ = [
@@ -23,5 +24,6 @@ __all__ = [
     "aligned",
     "compile",
     "empty",
+    "interpret",
     "zeros",
 ]

@@ -82,6 +82,12 @@ def opt_main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--interpret" in args:  # the reference interpreter instead of the JIT
+        from xmux.runtime.interpreter.driver import main as interpret_main
+
+        args.remove("--interpret")
+        return interpret_main(args)
     from xmux.runtime.runner import main
 
-    return main(argv)
+    return main(args)

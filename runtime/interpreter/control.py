@@ -1,0 +1,105 @@
+"""scf, cf and func on top of xDSL's implementations.
+
+Reused from xDSL: ``scf.if/while/yield/condition/index_switch``, ``cf.br/cond_br``. Replaced
+or added: ``scf.for`` (xDSL's ranges over Python ints; bounds here are unsigned-canonical
+and MLIR compares them signed), ``scf.execute_region``, ``cf.switch``/``cf.assert``, and
+``func.call`` (a fresh frame per call, the call recorded on the work-item's stack so that
+a barrier reached through different calls is told apart; bodiless callees go to the
+host program's external functions such as ``printMemrefF32``).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import cf, func, scf
+from xdsl.interpreter import (
+    ReturnedValues,
+    Successor,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.cf import CfFunctions
+from xdsl.interpreters.scf import ScfFunctions
+
+from xmux.errors import NotSupportedError
+from xmux.runtime.interpreter.arith import width_of
+from xmux.runtime.interpreter.errors import InterpretError, UndefinedBehaviorError
+from xmux.runtime.interpreter.values import to_signed
+
+
+@register_impls
+class ControlFunctions(ScfFunctions, CfFunctions):
+    """scf/cf (xDSL's, with the fixes above) and func."""
+
+    @impl(scf.ForOp)
+    def run_for(self, interp, op: scf.ForOp, args):
+        lb, ub, step, *loop_args = args
+        w = width_of(op, op.lb.type)
+        if op.properties.get("unsignedCmp") is None:
+            lb, ub, step = to_signed(lb, w), to_signed(ub, w), to_signed(step, w)
+        if step <= 0:
+            raise UndefinedBehaviorError(f"scf.for with step {step} at {interp.where()}")
+        vals = tuple(loop_args)
+        argkeys, plan = interp.shared.entry(op.body)
+        run_block = interp.run_block
+        m = (1 << w) - 1
+        for i in range(lb, ub, step):
+            vals = run_block(argkeys, plan, (i & m, *vals))
+            if vals is None:  # a multi-block body (cannot be: scf.for has one block)
+                raise NotSupportedError(f"scf.for with a branching body at {interp.where()}")
+        return vals
+
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(self, interp, op: scf.IndexSwitchOp, args):
+        value = to_signed(args[0], 64)  # cases are signed; xDSL compares the raw value
+        cases = list(op.cases.get_values())
+        region = op.case_regions[cases.index(value)] if value in cases else op.default_region
+        return interp.run_ssacfg_region(region, ())
+
+    @impl(scf.ExecuteRegionOp)
+    def run_execute_region(self, interp, op, args):
+        return interp.run_ssacfg_region(op.region, ())
+
+    @impl_terminator(cf.SwitchOp)
+    def run_switch(self, interp, op: cf.SwitchOp, args):
+        flag = args[0]
+        w = width_of(op)
+        cases = [int(v) & ((1 << w) - 1) for v in op.case_values.get_values()] \
+            if op.case_values is not None else []
+        segments = op.case_operand_segments.get_values()
+        if flag in cases:
+            k = cases.index(flag)
+            start = sum(segments[:k])
+            operands = op.case_operands[start : start + segments[k]]
+            return Successor(op.case_blocks[k], interp.get_values(operands)), ()
+        return Successor(op.default_block, interp.get_values(op.default_operands)), ()
+
+    @impl(cf.AssertOp)
+    def run_assert(self, interp, op: cf.AssertOp, args):
+        if not args[0]:
+            raise InterpretError(f"cf.assert failed: {op.msg.data} at {interp.where()}")
+        return ()
+
+    @impl_terminator(func.ReturnOp)
+    def run_return(self, interp, op, args):
+        return ReturnedValues(args), ()
+
+    @impl(func.CallOp)
+    def run_call(self, interp, op: func.CallOp, args):
+        callee = interp.callee(op)
+        if not callee.body.blocks or not callee.body.blocks.first.ops:
+            return interp.call_external(callee.sym_name.data, op, args)
+        interp.stack.append(op)
+        try:
+            return interp.call_function(callee, args)
+        finally:
+            interp.stack.pop()
+
+    @impl_callable(func.FuncOp)
+    def call_func(self, interp, op: func.FuncOp, args):
+        return interp.call_function(op, args)
+
+
+def reject(op_name: str, why: str) -> None:
+    raise NotSupportedError(f"interpreter: {op_name} {why}")
