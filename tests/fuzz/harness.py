@@ -190,16 +190,24 @@ def _diff(got, want) -> str:
             f"{got[i].tolist()} want {want[i].tolist()}")
 
 
-def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int) -> tuple[str, int, int, str,
-                                                                            Run | None]:
-    """(status, runs, illegal runs, detail, failing run)."""
+def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int, interp: bool = True
+               ) -> tuple[str, int, int, str, Run | None]:
+    """(status, runs, illegal runs, detail, failing run). The interpreter, when the branch
+    has it, checks the model on the first legal launch and on every mismatch (a compiled
+    result equal to the interpreter's but not the model's is ``model-disagree``)."""
     n = ill = 0
+    checked = not interp
     for run in runs:
         try:
             want = expected(k, run, sg)
         except Illegal:
             ill += 1
             continue
+        if not checked:
+            checked = True
+            why = interp_check(k.mlir(), k, run, sg, want)
+            if why:
+                return "model-disagree", n, ill, why, run
         prog = progs.get("base" if run.build == "cfg" else run.build)
         if prog is None:
             continue
@@ -214,6 +222,9 @@ def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int) -> tuple[str, i
         for i, g in enumerate(got):
             if not np.array_equal(g, want):
                 which = " (second launch: local-size variant)" if i else ""
+                why = interp_check(k.mlir(), k, run, sg, want) if interp else None
+                if why:
+                    return "model-disagree", n, ill, why + "; " + _diff(g, want), run
                 return "mismatch", n, ill, _diff(g, want) + which, run
     return ("ok" if n else "illegal"), n, ill, "", None
 
@@ -380,7 +391,8 @@ for launch in range({launches}):
     kernel(a, out, {scalars}, global_size={gsize}, local_size={lsize}{lopts})
     if expected is not None and not np.array_equal(out, np.array(expected, dtype=np.int32)):
         diff = np.nonzero(out != np.array(expected, dtype=np.int32))[0]
-        print(f"launch {{launch + 1}}: {{len(diff)}} outputs differ, first at {{diff[:8].tolist()}}")
+        print(f"launch {{launch + 1}}: {{len(diff)}} outputs differ, "
+              f"first at {{diff[:8].tolist()}}")
         print("  got     ", out[diff[:8]].tolist())
         print("  expected", np.array(expected)[diff[:8]].tolist())
         bad = 1

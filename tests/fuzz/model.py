@@ -24,7 +24,20 @@ import itertools
 import numpy as np
 
 from .gen import (
-    CAP, ROWS, SLOTS, Barrier, Coll, For, If, Illegal, Kernel, LLoad, LStore, Op, OStore, While,
+    CAP,
+    ROWS,
+    SLOTS,
+    Barrier,
+    Coll,
+    For,
+    If,
+    Illegal,
+    Kernel,
+    LLoad,
+    LStore,
+    Op,
+    OStore,
+    While,
 )
 
 MAX_STEPS = 20000
@@ -338,7 +351,7 @@ def run_model(k: Kernel, a: np.ndarray, out: np.ndarray, scalars: tuple, gsize, 
         gid = [grp[d] * ls[d] + lid[d] + off[d] for d in range(3)]
         glin = ((gid[2] - off[2]) * g[1] + (gid[1] - off[1])) * g[0] + (gid[0] - off[0])
 
-        def full(x):
+        def full(x, L=L):
             return np.full(L, x, dtype=np.int64)
 
         qs = {}

@@ -14,7 +14,18 @@ import copy
 import time
 
 from .gen import (
-    Barrier, Coll, For, If, Kernel, LLoad, LStore, Op, OStore, While, children, walk,
+    Barrier,
+    Coll,
+    For,
+    If,
+    Kernel,
+    LLoad,
+    LStore,
+    Op,
+    OStore,
+    While,
+    children,
+    walk,
 )
 
 
@@ -122,7 +133,7 @@ def candidates(k: Kernel):
                 b[i:i + 1] = [_zero(d, ty) for d, ty in defs(t)]
                 yield "drop", c
                 if isinstance(t, If):
-                    for br, ys in ((t.then, t.then_y), (t.else_, t.else_y)):
+                    for br in (t.then, t.else_):
                         c = copy.deepcopy(k)
                         b = blocks(c.body)[bi]
                         t2 = b[i]
