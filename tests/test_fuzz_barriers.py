@@ -21,16 +21,17 @@ OPTIONS = (4, 4, True)  # sub-group size, vector width, vector build
 CLASS1 = "class 1: scf.for body yields the result of a barrier scf.if"
 CLASS2 = "class 2: scf.if branch yields the result of an inner barrier scf.if"
 CLASS3 = "class 3: scf.while body yields the result of a barrier scf.for"
+CLASS4 = "class 4: a second barrier loop carrying a per-work-item value after a barrier loop"
+CLASS5 = "class 5: zero-trip barrier scf.for after a barrier returns garbage for its inits"
 
 SEEDS = {
     16: CLASS1,
     206: CLASS3,
     208: CLASS2,
+    1007: CLASS5,
+    9: None,  # the nested-loop template
     300: None,
     301: None,
-    302: None,
-    303: None,
-    304: None,
 }
 
 _results: dict[int, harness.Result] = {}
@@ -109,3 +110,38 @@ def test_shrinker_keeps_a_failing_property():
 
     small = shrink.minimise(k, has_barrier, budget_s=20)
     assert has_barrier(small) and small.size() <= 3
+
+
+# Class 4, hand-reduced from campaign seeds (the fuzzer finds it in many shapes).
+TWO_LOOPS = """
+func.func @two_loops(%out: memref<?xi32>, %k0: index, %k1: index)
+    attributes {mux.kernel = "entry_point"} {
+  %gid = mux.get_global_linear_id : index
+  %lid = mux.get_local_linear_id : index
+  %lidi = arith.index_cast %lid : index to i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m1 = arith.constant -1 : i32
+  scf.for %j = %c0 to %k0 step %c1 {
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  }
+  %r = scf.for %i = %c0 to %k1 step %c1 iter_args(%a = %lidi) -> (i32) {
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %x = arith.xori %a, %m1 : i32
+    scf.yield %x : i32
+  }
+  memref.store %r, %out[%gid] : memref<?xi32>
+  func.return
+}
+"""
+
+
+@pytest.mark.xfail(strict=True, reason=CLASS4)
+@pytest.mark.parametrize("k0", [0, 1])
+def test_two_barrier_loops_carry_per_work_item_value(k0):
+    import xmux
+
+    prog = xmux.compile(TWO_LOOPS, cache=False)
+    out = np.zeros(8, np.int32)
+    prog.kernel("two_loops")(out, k0, 3, global_size=(8,), local_size=(4,), threads=1)
+    np.testing.assert_array_equal(out, ~(np.arange(8) % 4))

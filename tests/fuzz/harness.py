@@ -40,7 +40,7 @@ import numpy as np
 
 from .gen import SLOTS, Illegal, Kernel, generate, has_sync
 from .model import run_model
-from .shrink import minimise, skeleton
+from .shrink import classify, minimise, skeleton
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,7 +109,7 @@ def plan(k: Kernel, seed: int, vec: bool, n_launches: int = 4) -> list[Run]:
             data_seed=r.randrange(2**31)))
     full = [run for run in runs if all(g % loc == 0 for g, loc in zip(run.gsize, run.lsize,
                                                                      strict=True))]
-    if full and r.random() < 0.35:
+    if full and r.random() < 0.25:
         full[0].repeat = True
     return runs
 
@@ -314,7 +314,8 @@ def signature(k: Kernel, run: Run, sg: int, vw: int) -> str:
         extra.append("order")
     if sg > 1 and k.uses_sub_groups():
         extra.append(f"sg={sg}")
-    return f"{skeleton(k.body)}  [{b}{', ' if extra else ''}{', '.join(extra)}]"
+    return (f"{classify(k)}: {skeleton(k.body)}  [{b}{', ' if extra else ''}"
+            f"{', '.join(extra)}]")
 
 
 def minimise_kernel(k: Kernel, run: Run, sg: int, vw: int, budget: float, log) -> Kernel:
@@ -430,6 +431,7 @@ def write_repro(out_dir: Path, k: Kernel, run: Run | None, sg: int, vw: int, cfg
             f"// scalars: p0={run.scalars[0]} p1={run.scalars[1]} k0={run.scalars[2]} "
             f"k1={run.scalars[3]}; a, out: see {py_path.name}",
             f"// shape: {skeleton(k.body)}",
+            f"// class: {classify(k)}",
         ]
     mlir_path.write_text("\n".join(head) + "\n" + src)
     if run is None:

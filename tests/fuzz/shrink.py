@@ -217,3 +217,30 @@ def skeleton(body, ind: int = 0) -> str:
         elif isinstance(s, While):
             parts.append(f"while{{{skeleton(s.before)}|{skeleton(s.after)}}}")
     return " ".join(p for p in parts if p)
+
+
+def _lifted(body) -> set[str]:
+    """Results of the constructs of ``body`` that hold a barrier or collective (lifted by
+    structured fission)."""
+    from .gen import has_sync
+
+    out = set()
+    for s in body:
+        if isinstance(s, (If, For, While)) and any(has_sync(b) for b in children(s)):
+            out |= set(s.dsts)
+    return out
+
+
+def classify(k: Kernel) -> str:
+    """A coarse bug class of a (minimised) kernel: which construct yields a lifted op's
+    result directly, if any."""
+    labels = []
+    for s in walk(k.body):
+        if isinstance(s, For) and set(s.yields) & _lifted(s.body):
+            labels.append("for-yields-lifted-result")
+        elif isinstance(s, While) and set(s.yields) & _lifted(s.after):
+            labels.append("while-yields-lifted-result")
+        elif isinstance(s, If) and ((set(s.then_y) & _lifted(s.then)) or
+                                    (set(s.else_y) & _lifted(s.else_))):
+            labels.append("if-yields-lifted-result")
+    return "+".join(sorted(set(labels))) or "other"
