@@ -240,6 +240,7 @@ def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0
     """Check the kernels of ``seeds`` (one compile per build); ``options``: sub-group size,
     vector width, whether to build at that width (default: from the first seed)."""
     sg, vw, vec = options or batch_options(seeds[0])
+    _self_test_faults(seeds)
     kernels = [generate(s) for s in seeds]
     results = {s: Result(s, "ok") for s in seeds}
     progs_by_kernel: dict[int, dict] = {s: {"vw": vw} for s in seeds}
@@ -281,6 +282,17 @@ def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0
                 res.repro = write_repro(out_dir, small, bad, sg, vw, bad.build == "cfg",
                                         detail, status)
     return [results[s] for s in seeds]
+
+
+def _self_test_faults(seeds: list[int]) -> None:
+    """``XMUX_FUZZ_CRASH_SEED`` / ``XMUX_FUZZ_HANG_SEED``: abort / hang on that seed, to test
+    the campaign's recovery."""
+    crash = os.environ.get("XMUX_FUZZ_CRASH_SEED")
+    hang = os.environ.get("XMUX_FUZZ_HANG_SEED")
+    if crash and int(crash) in seeds:
+        os.abort()
+    if hang and int(hang) in seeds:
+        time.sleep(3600)
 
 
 def _recheck(k: Kernel, run: Run, progs, sg: int, vw: int) -> str | None:
