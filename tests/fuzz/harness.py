@@ -149,7 +149,7 @@ def interp_check(src: str, k: Kernel, run: Run, sg: int, want) -> str | None:
     if f is None:
         return None
     a, out = inputs(run)
-    kw = dict(global_size=run.gsize, local_size=run.lsize)
+    kw = dict(global_size=run.gsize, local_size=run.lsize, races=True)
     if run.offset:
         kw["global_offset"] = run.offset
     if sg > 1:
@@ -526,7 +526,10 @@ class _Worker:
 
 
 def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: float,
-             minimise_budget: float, max_minimise: int, quiet: bool = False) -> dict:
+             minimise_budget: float, max_minimise: int, quiet: bool = False,
+             max_seconds: float = 0.0) -> dict:
+    """Run seeds ``seed .. seed+n-1``; with ``max_seconds`` no new batch starts after that
+    long (the summary then covers the seeds done)."""
     seeds = list(range(seed, seed + n))
     batches = [seeds[i:i + batch] for i in range(0, n, batch)]
     wargs = ["--out", str(out_dir), "--minimise", str(minimise_budget),
@@ -572,7 +575,7 @@ def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: f
 
     def loop():
         w = _Worker(wargs)
-        while True:
+        while not (max_seconds and time.time() - t0 > max_seconds):
             try:
                 b = todo.get_nowait()
             except queue.Empty:
@@ -593,9 +596,11 @@ def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: f
     for r in results:
         if r["status"] not in ("ok", "illegal"):
             sigs.setdefault(r["signature"] or r["status"], []).append(r["seed"])
+    done = sorted(r["seed"] for r in results)
     summary = {
-        "seeds": [seed, seed + n - 1], "kernels": n, "seconds": round(el, 1),
-        "kernels_per_second": round(n / el, 2), "counts": counts,
+        "seeds": [seed, seed + n - 1], "kernels": len(results), "seconds": round(el, 1),
+        "kernels_per_second": round(len(results) / el, 3), "counts": counts,
+        "seeds_done": _ranges(done),
         "launches": sum(r["runs"] for r in results),
         "illegal_launches_skipped": sum(r["illegal_runs"] for r in results),
         "classes": sigs,
@@ -605,6 +610,17 @@ def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: f
             key=lambda x: x["seed"]),
     }
     return summary
+
+
+def _ranges(xs: list[int]) -> str:
+    out, i = [], 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[j + 1] == xs[j] + 1:
+            j += 1
+        out.append(f"{xs[i]}..{xs[j]}" if j > i else str(xs[i]))
+        i = j + 1
+    return ", ".join(out)
 
 
 def main(argv=None) -> int:
@@ -619,6 +635,8 @@ def main(argv=None) -> int:
     c.add_argument("--timeout", type=float, default=60.0, help="seconds per kernel")
     c.add_argument("--minimise", type=float, default=90.0, help="seconds per mismatch")
     c.add_argument("--max-minimise", type=int, default=40)
+    c.add_argument("--max-seconds", type=float, default=0.0,
+                   help="start no batch after this long (0: run all)")
     w = sub.add_parser("worker")
     w.add_argument("--out")
     w.add_argument("--minimise", type=float, default=90.0)
@@ -639,11 +657,11 @@ def main(argv=None) -> int:
     print(f"fuzz: seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, batches of "
           f"{args.batch}, repros in {out}", flush=True)
     s = campaign(args.n, args.seed, args.jobs, args.batch, out, args.timeout, args.minimise,
-                 args.max_minimise)
+                 args.max_minimise, max_seconds=args.max_seconds)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"summary-{args.seed}-{args.seed + args.n - 1}.json").write_text(
         json.dumps(s, indent=1))
-    print(f"\nseeds {s['seeds'][0]}..{s['seeds'][1]}: {s['kernels']} kernels, "
+    print(f"\nseeds {s['seeds_done']}: {s['kernels']} kernels, "
           f"{s['launches']} launches in {s['seconds']}s ({s['kernels_per_second']} kernels/s)")
     print("counts:", s["counts"])
     for sig, ss in sorted(s["classes"].items(), key=lambda x: -len(x[1])):
