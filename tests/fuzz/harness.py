@@ -284,6 +284,35 @@ def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0
     return [results[s] for s in seeds]
 
 
+def fast_verify() -> None:
+    """Verify the IR only after work-item-loops (the pass under test), not after every pass
+    (about a third of the compile time): xmux.compile verifies after each pass through
+    ``ModuleOp.verify``; after this call that is a no-op except right after
+    work-item-loops. For campaign workers (``--fast``), never for the test suite."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    from xmux.transforms.work_item_loops import WorkItemLoopsPass
+
+    if getattr(ModuleOp, "_fuzz_fast", False):
+        return
+    verify, apply = ModuleOp.verify, WorkItemLoopsPass.apply
+    armed = [False]
+
+    def lazy_verify(self, *a, **kw):
+        if armed[0]:
+            armed[0] = False
+            return verify(self, *a, **kw)
+        return None
+
+    def armed_apply(self, ctx, op):
+        apply(self, ctx, op)
+        armed[0] = True
+
+    ModuleOp.verify = lazy_verify
+    ModuleOp._fuzz_fast = True
+    WorkItemLoopsPass.apply = armed_apply
+
+
 def _self_test_faults(seeds: list[int]) -> None:
     """``XMUX_FUZZ_CRASH_SEED`` / ``XMUX_FUZZ_HANG_SEED``: abort / hang on that seed, to test
     the campaign's recovery."""
@@ -474,9 +503,12 @@ def write_repro(out_dir: Path, k: Kernel, run: Run | None, sg: int, vw: int, cfg
 # ---------------------------------------------------------------------------------------
 
 
-def worker_main(out_dir: Path, minimise_budget: float, max_minimise: int) -> None:
+def worker_main(out_dir: Path, minimise_budget: float, max_minimise: int,
+                fast: bool = False) -> None:
     """Read batches (JSON lists of seeds) on stdin, answer one JSON line per batch."""
     os.environ.setdefault("XMUX_CACHE", "0")
+    if fast:
+        fast_verify()
     done = 0
     for line in sys.stdin:
         seeds = json.loads(line)
@@ -527,13 +559,15 @@ class _Worker:
 
 def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: float,
              minimise_budget: float, max_minimise: int, quiet: bool = False,
-             max_seconds: float = 0.0) -> dict:
+             max_seconds: float = 0.0, fast: bool = True) -> dict:
     """Run seeds ``seed .. seed+n-1``; with ``max_seconds`` no new batch starts after that
     long (the summary then covers the seeds done)."""
     seeds = list(range(seed, seed + n))
     batches = [seeds[i:i + batch] for i in range(0, n, batch)]
     wargs = ["--out", str(out_dir), "--minimise", str(minimise_budget),
              "--max-minimise", str(max(1, max_minimise // max(1, jobs)))]
+    if fast:
+        wargs.append("--fast")
     todo: queue.Queue = queue.Queue()
     for b in batches:
         todo.put(b)
@@ -637,17 +671,20 @@ def main(argv=None) -> int:
     c.add_argument("--max-minimise", type=int, default=40)
     c.add_argument("--max-seconds", type=float, default=0.0,
                    help="start no batch after this long (0: run all)")
+    c.add_argument("--verify-all", action="store_true",
+                   help="verify the IR after every pass (default: after work-item-loops)")
     w = sub.add_parser("worker")
     w.add_argument("--out")
     w.add_argument("--minimise", type=float, default=90.0)
     w.add_argument("--max-minimise", type=int, default=20)
+    w.add_argument("--fast", action="store_true")
     o = sub.add_parser("one", help="check one seed in this process, minimise, write a repro")
     o.add_argument("seed", type=int)
     o.add_argument("--out", default=str(ROOT / "fuzz-failures"))
     o.add_argument("--minimise", type=float, default=120.0)
     args = ap.parse_args(argv)
     if args.cmd == "worker":
-        worker_main(Path(args.out), args.minimise, args.max_minimise)
+        worker_main(Path(args.out), args.minimise, args.max_minimise, args.fast)
         return 0
     if args.cmd == "one":
         r = run_batch([args.seed], Path(args.out), args.minimise)[0]
@@ -657,7 +694,7 @@ def main(argv=None) -> int:
     print(f"fuzz: seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, batches of "
           f"{args.batch}, repros in {out}", flush=True)
     s = campaign(args.n, args.seed, args.jobs, args.batch, out, args.timeout, args.minimise,
-                 args.max_minimise, max_seconds=args.max_seconds)
+                 args.max_minimise, max_seconds=args.max_seconds, fast=not args.verify_all)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"summary-{args.seed}-{args.seed + args.n - 1}.json").write_text(
         json.dumps(s, indent=1))
