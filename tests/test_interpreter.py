@@ -15,6 +15,8 @@ from test_barriers import LAUNCHES as BARRIER_LAUNCHES
 from test_barriers import NEEDS_K, SHAPES, model
 from test_barriers import groups as barrier_groups
 from test_collectives import COLLECTIVES, KINDS, MLIR_TYPE, _kernel, expected, inputs
+from test_collectives import SHAPES as COLLECTIVE_SHAPES
+from test_complex import KERNEL as COMPLEX_KERNEL
 from test_queries import _kernel_source as queries_source
 from test_queries import expected as queries_expected
 from test_sub_groups import _deltas, shuffled, sub_groups
@@ -169,6 +171,28 @@ def test_work_group_any_all_and_broadcast():
         xmux.interpret(bcast, "b", a, out, 20, 1, global_size=gsize, local_size=lsize)
 
 
+def test_collectives_in_a_loop_and_a_helper_against_compiled():
+    """Collectives inside a loop and inside a called helper (the work-items suspend inside
+    the call), interpreted and compiled on the same inputs."""
+    prog = xmux.compile(COLLECTIVE_SHAPES, cache=False)
+    for gsize, lsize in [((60,), (7,)), ((26, 6), (13, 3))]:
+        n = int(np.prod(gsize))
+        a = np.random.default_rng(3).integers(-9, 9, n).astype(np.int64)
+        want, got = np.zeros_like(a), np.zeros_like(a)
+        prog["iterated"](a, want, 3, global_size=gsize, local_size=lsize)
+        xmux.interpret(COLLECTIVE_SHAPES, "iterated", a, got, 3, global_size=gsize,
+                       local_size=lsize)
+        np.testing.assert_array_equal(got, want)
+    x = np.random.default_rng(4).random(512).astype(np.float32)
+    want, got = np.zeros_like(x), np.zeros_like(x)
+    prog["fixed"](x, want, global_size=(16, 32), local_size=(16, 16))
+    xmux.interpret(COLLECTIVE_SHAPES, "fixed", x, got, global_size=(16, 32), local_size=(16, 16))
+    np.testing.assert_allclose(got, want, rtol=1e-5)  # the compiled fadd reduce reassociates
+    with pytest.raises(LaunchError, match="does not match its reqd_work_group_size"):
+        xmux.interpret(COLLECTIVE_SHAPES, "fixed", x, got, global_size=(16, 32),
+                       local_size=(8, 8))
+
+
 @pytest.mark.parametrize("n", [4, 8])
 def test_sub_groups(n):
     """N = 4 through the option, N = 8 through ``mux.reqd_sub_group_size``."""
@@ -241,6 +265,56 @@ def test_local_memory_argument(local):
     np.testing.assert_array_equal(sums, a.reshape(-1, local).sum(1))
     with pytest.raises(LaunchError, match="pass xmux.LocalMemory"):
         xmux.interpret(TREE, "tree", a, a, sums, global_size=n, local_size=local)
+
+
+DMA = """
+"memref.global"() <{sym_name = "tile", type = memref<8x8xf32, 3>, sym_visibility = "private",
+                    initial_value}> : () -> ()
+func.func @dma(%src: memref<?x?xf32>, %vol: memref<?xf64>, %box: memref<4x3xf64>,
+               %out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %t = memref.get_global @tile : memref<8x8xf32, 3>
+  %w = arith.constant 32 : index
+  %ds = arith.constant 32 : index
+  %ss = arith.constant 64 : index
+  %h = arith.constant 8 : index
+  %e = mux.dma_read_2d %t, %src width(%w) dst_stride(%ds) src_stride(%ss) height(%h)
+      : memref<8x8xf32, 3>, memref<?x?xf32>
+  %w3 = arith.constant 24 : index
+  %dl = arith.constant 24 : index
+  %sl = arith.constant 40 : index
+  %h3 = arith.constant 2 : index
+  %dp = arith.constant 48 : index
+  %sp = arith.constant 120 : index
+  %d = arith.constant 2 : index
+  %e3 = mux.dma_read_3d %box, %vol width(%w3) dst_line_stride(%dl) src_line_stride(%sl)
+      height(%h3) dst_plane_stride(%dp) src_plane_stride(%sp) depth(%d)
+      : memref<4x3xf64>, memref<?xf64>
+  mux.dma_wait %e, %e3
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %n = arith.constant 256 : index
+  %e2 = mux.dma_write_1d %out, %t width(%n) : memref<?xf32>, memref<8x8xf32, 3>
+  mux.dma_wait %e2
+  func.return
+}"""
+
+
+def test_dma_against_compiled():
+    src = np.arange(128, dtype=np.float32).reshape(8, 16)
+    vol = np.arange(60, dtype=np.float64)
+    outs = []
+    for run in (xmux.compile(DMA, cache=False)["dma"],
+                lambda *a, **k: xmux.interpret(DMA, "dma", *a, **k)):
+        box, out = np.zeros((4, 3)), np.zeros(64, np.float32)
+        run(src, vol, box, out, global_size=(4, 2), local_size=(4, 2))
+        outs.append((box, out))
+    np.testing.assert_array_equal(outs[1][0], vol.reshape(4, 3, 5)[:2, :2, :3].reshape(4, 3))
+    np.testing.assert_array_equal(outs[1][1], src[:, :8].ravel())
+    for a, b in zip(outs[0], outs[1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    bad = DMA.replace("%h = arith.constant 8", "%h = arith.constant 9")
+    with pytest.raises(OutOfBoundsError, match="DMA destination bytes"):
+        xmux.interpret(bad, "dma", src, vol, np.zeros((4, 3)), np.zeros(64, np.float32),
+                       global_size=2)
 
 
 def test_specialization_constants():
@@ -390,6 +464,53 @@ def test_vector_ops_bit_exact_against_compiled():
     np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
 
 
+MATH_OPS = ["absf", "ceil", "floor", "sqrt", "round", "roundeven", "trunc", "rsqrt", "exp",
+            "log", "sin", "cos", "exp2", "log2", "log10", "tanh", "atan", "erf", "cbrt"]
+
+
+@pytest.mark.parametrize("t", ["f16", "f32", "f64"])
+def test_math_bit_exact_against_compiled(t):
+    """Transcendental functions call libm as the JIT-compiled code does: same bits."""
+    rows = [f"math.{o} %x : {t}" for o in MATH_OPS] + [
+        f"math.fma %x, %y, %x : {t}", f"math.copysign %x, %y : {t}", f"math.powf %x, %y : {t}",
+        f"math.fpowi %x, %five : {t}, i32",
+    ]
+    body = "\n".join(
+        f"  %r{k} = {r}\n  %c{k} = arith.constant {k} : index\n"
+        f"  memref.store %r{k}, %o[%c{k}, %g] : memref<?x?x{t}>" for k, r in enumerate(rows)
+    )
+    src = f"""
+func.func @m(%a: memref<?x{t}>, %b: memref<?x{t}>, %o: memref<?x?x{t}>)
+    attributes {{mux.kernel = "entry_point"}} {{
+  %g = mux.get_global_id 0 : index
+  %x = memref.load %a[%g] : memref<?x{t}>
+  %y = memref.load %b[%g] : memref<?x{t}>
+  %five = arith.constant 5 : i32
+{body}
+  func.return
+}}"""
+    dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[t]
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(48) * 4).astype(dtype), rng.standard_normal(48).astype(dtype)
+    a[:8] = [0.5, 1.5, 2.5, -0.5, -2.5, 0.0, -0.0, 3.0]
+    want, got = np.zeros((len(rows), 48), dtype), np.zeros((len(rows), 48), dtype)
+    xmux.compile(src, cache=False, specialize=False)["m"](a, b, want, global_size=48)
+    xmux.interpret(src, "m", a, b, got, global_size=48)
+    for k, r in enumerate(rows):
+        np.testing.assert_array_equal(got[k], want[k], err_msg=r)
+
+
+@pytest.mark.parametrize("elem,dtype", [("f32", np.complex64), ("f64", np.complex128)])
+def test_complex_against_compiled(elem, dtype):
+    src = COMPLEX_KERNEL.replace("{E}", elem)
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(37) + 1j * rng.standard_normal(37)).astype(dtype)
+    want, got = np.zeros_like(x), np.zeros_like(x)
+    xmux.compile(src, cache=False)["cmul"](x, want, global_size=37, local_size=1)
+    xmux.interpret(src, "cmul", x, got, global_size=37)
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("op,match", [
     ("arith.divsi %x, %z : i32", "signed division by zero"),
     ("arith.remui %x, %z : i32", "unsigned remainder by zero"),
@@ -497,6 +618,41 @@ def test_barrier_reached_through_different_calls_is_divergent():
     one_site = one_site.replace("        func.call @h() : () -> ()\n      } else {\n"
                                 "        func.call @h2() : () -> ()\n", "      } else {\n")
     xmux.interpret(one_site, "k", np.zeros(2, np.int32), global_size=2, local_size=2)
+
+
+def test_groups_of_1024_work_items():
+    src = """
+    func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+      %g = mux.get_global_id 0 : index
+      %x = memref.load %a[%g] : memref<?xi32>
+      %s = mux.work_group_scan_inclusive add %x : i32
+      %r = mux.work_group_reduce add %s : i32
+      %y = arith.addi %s, %r : i32
+      memref.store %y, %a[%g] : memref<?xi32>
+      func.return
+    }"""
+    a = np.arange(2048, dtype=np.int32)
+    xmux.interpret(src, "k", a, global_size=2048, local_size=1024)
+    s = np.cumsum(np.arange(2048).reshape(2, 1024), 1)
+    np.testing.assert_array_equal(a, (s + s.sum(1, keepdims=True)).ravel())
+    with pytest.raises(LaunchError, match="at most 1024"):
+        xmux.interpret(src, "k", a, global_size=2048, local_size=2048)
+
+
+def test_error_while_others_wait_aborts_the_group():
+    """Work-item 2 fails after the first barrier while 0 and 1 wait at the second: the error
+    propagates, the suspended work-items are closed, and the next run is unaffected."""
+    src = _local_kernel("""
+  BARRIER
+  %c2 = arith.constant 2 : index
+  %bad = arith.cmpi eq, %l, %c2 : index
+  %c99 = arith.constant 99 : index
+  %i = arith.select %bad, %c99, %g : index
+  %w = memref.load %a[%i] : memref<?xi32>
+  BARRIER""")
+    with pytest.raises(OutOfBoundsError, match=r"index \[99\].*work-item \(2\)"):
+        xmux.interpret(src, "k", np.zeros(4, np.int32), global_size=4, local_size=4)
+    xmux.interpret(src, "k", np.zeros(4, np.int32), global_size=2, local_size=2)
 
 
 def test_uninitialised_local_read():
@@ -633,3 +789,12 @@ def test_unsupported_op_is_named():
     }"""
     with pytest.raises(NotSupportedError, match="mux.set_local_id belongs to scheduled kernels"):
         xmux.interpret(src, "k", np.zeros(2, np.float32), global_size=2)
+    ext = """
+    func.func private @puts(i32)
+    func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+      %c = arith.constant 1 : i32
+      func.call @puts(%c) : (i32) -> ()
+      func.return
+    }"""
+    with pytest.raises(NotSupportedError, match="call of the external function @puts"):
+        xmux.interpret(ext, "k", np.zeros(2, np.int32), global_size=2)

@@ -89,7 +89,12 @@ class ControlFunctions(ScfFunctions, CfFunctions):
     def run_call(self, interp, op: func.CallOp, args):
         callee = interp.callee(op)
         if not callee.body.blocks or not callee.body.blocks.first.ops:
-            return interp.call_external(callee.sym_name.data, op, args)
+            name = callee.sym_name.data
+            if name not in interp._impls._external_funcs_dict:
+                raise NotSupportedError(
+                    f"interpreter: call of the external function @{name} at {interp.where()}"
+                )
+            return interp.call_external(name, op, args)
         interp.stack.append(op)
         try:
             return interp.call_function(callee, args)
@@ -99,7 +104,3 @@ class ControlFunctions(ScfFunctions, CfFunctions):
     @impl_callable(func.FuncOp)
     def call_func(self, interp, op: func.FuncOp, args):
         return interp.call_function(op, args)
-
-
-def reject(op_name: str, why: str) -> None:
-    raise NotSupportedError(f"interpreter: {op_name} {why}")

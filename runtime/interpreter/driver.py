@@ -157,6 +157,7 @@ class Runner:
                              spec_constants=dict(spec_constants or {}))
         self.kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
         self.infos = {i.name: i for i in kernel_infos(module, sub_group_size or 1)}
+        self._barriers: dict[tuple[str, int], bool] = {}
         self._check_spec(spec_constants)
 
     def _check_spec(self, values: dict | None) -> None:
@@ -195,8 +196,14 @@ class Runner:
             global_size=nd.global_size, local_size=nd.local_size,  # type: ignore[arg-type]
             global_offset=nd.global_offset,  # type: ignore[arg-type]
             sub_group_size=sg, races=self.shared.races,
-            meets_at_barriers=meets_at_barriers(self.module, f, sg),
+            meets_at_barriers=self._meets(f, sg),
         ).run()
+
+    def _meets(self, f: func.FuncOp, sub_group_size: int) -> bool:
+        key = (f.sym_name.data, sub_group_size)
+        if key not in self._barriers:
+            self._barriers[key] = meets_at_barriers(self.module, f, sub_group_size)
+        return self._barriers[key]
 
     def ndrange(self, name: str, global_size, local_size, global_offset) -> _launch.NDRange:
         info = self.infos[name]
@@ -218,11 +225,11 @@ def interpret_kernel(
                     races=races)
     f = runner.kernel(kernel)
     info = runner.infos[kernel]
+    nd = runner.ndrange(kernel, global_size, local_size, global_offset)  # first, as compiled
     if len(args) != len(info.args):
         names = ", ".join(a.name for a in info.args)
         raise LaunchError(f"kernel '{kernel}' takes {len(info.args)} arguments ({names}), "
                           f"got {len(args)}")
-    nd = runner.ndrange(kernel, global_size, local_size, global_offset)
     values: list[Any] = []
     local_shapes: dict[int, list[int]] = {}
     for i, (ai, value, block_arg) in enumerate(zip(info.args, args, f.body.blocks[0].args,

@@ -1,7 +1,8 @@
 """math.* as the compiled path computes it: exact where LLVM is exact (sqrt, fma, rounding,
-copysign, bit counts, powi's multiply loop), numpy's implementation at the type's width for
-the transcendental functions (libm and numpy may differ in the last ulp: compare those with
-a tolerance)."""
+copysign, bit counts, powi's multiply loop); the transcendental functions call the C
+library's ``expf``/``exp``… through ctypes, as the JIT-compiled code does (numpy's own
+implementations differ from libm by 1-2 ulp); f16 computes in f32 and rounds, as LLVM
+promotes it. Without a C math library numpy's are used."""
 
 from __future__ import annotations
 
@@ -61,6 +62,48 @@ def powi(a: Any, n: int) -> Any:
     return one / r if recip else r
 
 
+def _libm():
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("m")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:  # pragma: no cover - no C math library
+        return None
+
+
+_LIBM = _libm()
+
+
+def _c_function(base: str, fallback: Callable[..., Any], arity: int = 1) -> Callable[..., Any]:
+    """libm's ``base``/``basef`` on numpy scalars of f64/f32 (f16 through f32)."""
+    import ctypes
+
+    if _LIBM is None:
+        return fallback
+    fns = {}
+    for suffix, ct, dt in (("f", ctypes.c_float, np.float32), ("", ctypes.c_double, np.float64)):
+        try:
+            f = getattr(_LIBM, base + suffix)
+        except AttributeError:  # pragma: no cover
+            return fallback
+        f.restype, f.argtypes = ct, [ct] * arity
+        fns[dt] = f
+
+    def call(*xs: Any) -> Any:
+        if isinstance(xs[0], np.ndarray):  # lane by lane, as LLVM scalarizes the calls
+            lanes = [call(*(np.ravel(x)[i] for x in xs)) for i in range(xs[0].size)]
+            return np.array(lanes, dtype=xs[0].dtype).reshape(xs[0].shape)
+        t = xs[0].dtype.type
+        if t is np.float64:
+            return np.float64(fns[np.float64](*(float(x) for x in xs)))
+        r = np.float32(fns[np.float32](*(float(x) for x in xs)))
+        return r if t is np.float32 else t(r)
+
+    return call
+
+
 _UNARY: dict[type[Operation], Callable[[Any], Any]] = {
     math.AbsFOp: np.abs,
     math.CeilOp: np.ceil,
@@ -70,31 +113,31 @@ _UNARY: dict[type[Operation], Callable[[Any], Any]] = {
     math.RoundOp: _round_half_away,
     math.SqrtOp: np.sqrt,
     math.RsqrtOp: lambda x: x.dtype.type(1) / np.sqrt(x),
-    math.ExpOp: np.exp,
-    math.Exp2Op: np.exp2,
-    math.ExpM1Op: np.expm1,
-    math.LogOp: np.log,
-    math.Log2Op: np.log2,
-    math.Log10Op: np.log10,
-    math.Log1pOp: np.log1p,
-    math.SinOp: np.sin,
-    math.CosOp: np.cos,
-    math.TanOp: np.tan,
-    math.AsinOp: np.arcsin,
-    math.AcosOp: np.arccos,
-    math.AtanOp: np.arctan,
-    math.SinhOp: np.sinh,
-    math.CoshOp: np.cosh,
-    math.TanhOp: np.tanh,
-    math.AsinhOp: np.arcsinh,
-    math.AcoshOp: np.arccosh,
-    math.AtanhOp: np.arctanh,
-    math.CbrtOp: np.cbrt,
+    math.ExpOp: _c_function("exp", np.exp),
+    math.Exp2Op: _c_function("exp2", np.exp2),
+    math.ExpM1Op: _c_function("expm1", np.expm1),
+    math.LogOp: _c_function("log", np.log),
+    math.Log2Op: _c_function("log2", np.log2),
+    math.Log10Op: _c_function("log10", np.log10),
+    math.Log1pOp: _c_function("log1p", np.log1p),
+    math.SinOp: _c_function("sin", np.sin),
+    math.CosOp: _c_function("cos", np.cos),
+    math.TanOp: _c_function("tan", np.tan),
+    math.AsinOp: _c_function("asin", np.arcsin),
+    math.AcosOp: _c_function("acos", np.arccos),
+    math.AtanOp: _c_function("atan", np.arctan),
+    math.SinhOp: _c_function("sinh", np.sinh),
+    math.CoshOp: _c_function("cosh", np.cosh),
+    math.TanhOp: _c_function("tanh", np.tanh),
+    math.AsinhOp: _c_function("asinh", np.arcsinh),
+    math.AcoshOp: _c_function("acosh", np.arccosh),
+    math.AtanhOp: _c_function("atanh", np.arctanh),
+    math.CbrtOp: _c_function("cbrt", np.cbrt),
 }
 _BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    math.PowFOp: np.power,
+    math.PowFOp: _c_function("pow", np.power, 2),
     math.CopySignOp: np.copysign,
-    math.Atan2Op: np.arctan2,
+    math.Atan2Op: _c_function("atan2", np.arctan2, 2),
 }
 
 
@@ -110,7 +153,7 @@ def _erfc(x: Any) -> Any:
     return x.dtype.type(pymath.erfc(float(x)))
 
 
-_UNARY[math.ErfOp] = _erf
+_UNARY[math.ErfOp] = _c_function("erf", _erf)
 
 
 class MathFunctions(InterpreterFunctions):

@@ -372,11 +372,49 @@ class MemrefFunctions(InterpreterFunctions):
 
     @impl(memref.LoadOp)
     def run_load(self, interp, op, args):
-        return (load(args[0], args[1:], interp),)
+        m = args[0]
+        a = m.alloc
+        if m._safe and a.race is None:  # fast path: in-shape index, no race bookkeeping
+            n = len(args)
+            shape, strides = m.shape, m.strides
+            off = -1
+            if n == 2:
+                if args[1] < shape[0]:
+                    off = m.offset + args[1] * strides[0]
+            elif n == 3:
+                if args[1] < shape[0] and args[2] < shape[1]:
+                    off = m.offset + args[1] * strides[0] + args[2] * strides[1]
+            if off >= 0:
+                init = a.init
+                isz = m.dtype.itemsize
+                b = m.base + off * isz
+                if init is None or init.find(0, b, b + isz) == -1:
+                    v = m._view[off]
+                    return (int(v) if m.is_int else v,)
+        return (load(m, args[1:], interp),)
 
     @impl(memref.StoreOp)
     def run_store(self, interp, op, args):
-        store(args[1], args[2:], args[0], interp)
+        m = args[1]
+        a = m.alloc
+        if m._safe and a.race is None:  # fast path, as in run_load
+            n = len(args)
+            shape, strides = m.shape, m.strides
+            off = -1
+            if n == 3:
+                if args[2] < shape[0]:
+                    off = m.offset + args[2] * strides[0]
+            elif n == 4:
+                if args[2] < shape[0] and args[3] < shape[1]:
+                    off = m.offset + args[2] * strides[0] + args[3] * strides[1]
+            if off >= 0:
+                m._view[off] = args[0]
+                if a.init is not None:
+                    isz = m.dtype.itemsize
+                    b = m.base + off * isz
+                    a.init[b : b + isz] = _ONES[isz]
+                return ()
+        store(m, args[2:], args[0], interp)
         return ()
 
     @impl(memref.AllocOp)

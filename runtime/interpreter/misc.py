@@ -372,10 +372,7 @@ class MiscFunctions(InterpreterFunctions):
     @impl(cplx.CreateOp)
     def run_complex_create(self, interp, op, args):
         t = op.results[0].type
-        ct = COMPLEX_DTYPES[type(t.element_type)]
-        out = ct(0)
-        out.real, out.imag = args  # numpy scalars are immutable: build through an array
-        return (out,)
+        return (_make_complex(np.dtype(COMPLEX_DTYPES[type(t.element_type)]), *args),)
 
     @impl(cplx.ReOp)
     def run_complex_re(self, interp, op, args):
@@ -419,16 +416,10 @@ def _assemble(t: Attribute, vals: dict, path: tuple[int, ...]) -> Any:
 
 
 def _make_complex(dtype: np.dtype, re: Any, im: Any) -> Any:
+    """A complex scalar from its parts (numpy scalars are immutable: through an array)."""
     arr = np.zeros((), dtype=dtype)
     arr.real, arr.imag = re, im
     return arr[()]
 
 
-def _complex_create(self, interp, op, args):
-    t = op.results[0].type
-    return (_make_complex(np.dtype(COMPLEX_DTYPES[type(t.element_type)]), *args),)
-
-
-MiscFunctions.run_complex_create = impl(cplx.CreateOp)(_complex_create)  # type: ignore[attr-defined]
-_ = attr_value
 register_impls(MiscFunctions)

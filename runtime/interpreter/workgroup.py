@@ -29,7 +29,8 @@ from xmux.errors import XmuxError
 from xmux.runtime.interpreter.core import Shared, XInterpreter, enclosing_function, op_text
 from xmux.runtime.interpreter.errors import DivergentBarrierError, InterpretError
 
-READY, RUNNING, WAITING, DONE, ERROR = range(5)
+#: work-item states
+READY, RUNNING, WAITING, DONE = range(4)
 
 
 #: xDSL's per-interpreter scope stack, unused by ``XInterpreter`` (a flat frame dict):
@@ -54,7 +55,6 @@ class WorkItem:
         self.state = READY
         self.pending: tuple[str, Operation, tuple[Operation, ...], Any] | None = None
         self.result: Any = None
-        self.error: BaseException | None = None
         #: the work-item as a generator (groups that meet at barriers)
         self.gen: Any = None
         launch = group.launch
