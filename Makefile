@@ -4,7 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench docs lint clean
+.PHONY: demo test bench docs lint clean fuzz
+
+# make fuzz N=10000 SEED=0 JOBS=2: a differential fuzzing campaign of the barrier scheduler
+# (tests/fuzz/README.md); repros of mismatches in fuzz-failures/
+N ?= 1000
+SEED ?= 0
+JOBS ?= 2
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,6 +25,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q tests
+
+fuzz: $(STAMP)
+	XMUX_CACHE=0 $(BIN)/python -m tests.fuzz.harness campaign --n $(N) --seed $(SEED) $(FUZZFLAGS) \
+		--jobs $(JOBS) --out fuzz-failures/seed$(SEED)-n$(N)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
