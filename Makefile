@@ -27,7 +27,7 @@ test: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q tests
 
 fuzz: $(STAMP)
-	XMUX_CACHE=0 $(BIN)/python -m tests.fuzz.harness campaign --n $(N) --seed $(SEED) $(FUZZFLAGS) \
+	XMUX_CACHE=0 XMUX_CHECK_PLAN=1 $(BIN)/python -m tests.fuzz.harness campaign --n $(N) --seed $(SEED) $(FUZZFLAGS) \
 		--jobs $(JOBS) --out fuzz-failures/seed$(SEED)-n$(N)
 
 bench: $(STAMP)

@@ -543,6 +543,8 @@ def compile(  # noqa: A001 - the public name in the contract
             pipeline_spec += f"/oacc-target={target}"
         if checks:  # the checking mode's passes (pipelines.cpu)
             pipeline_spec += "/checks"
+        elif env.flag("XMUX_CHECK_PLAN", False):
+            pipeline_spec += "/check-plan"
     else:
         if vector_width or force_no_tail:
             raise XmuxError(

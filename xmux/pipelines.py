@@ -86,7 +86,8 @@ def cpu(
     work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
     ``checks`` is the checking mode (default: ``XMUX_CHECKS=1``): insert-bounds-checks after
     prepare-barriers (bounds and division checks reported at run time) and ``check_plan``,
-    work-item-loops' check that every per-work-item array is written before it is read."""
+    work-item-loops' check that every per-work-item array is written before it is read
+    (also on alone with ``XMUX_CHECK_PLAN=1``, as the fuzz campaigns run)."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -105,7 +106,7 @@ def cpu(
     if checks is None:
         checks = env.flag("XMUX_CHECKS", False)
     if check_plan is None:
-        check_plan = checks
+        check_plan = checks or env.flag("XMUX_CHECK_PLAN", False)
     wi_loops: dict[str, object] = {}
     if vector_width > 1 or force_no_tail:
         wi_loops = {"vector_width": vector_width, "force_no_tail": force_no_tail}
