@@ -16,11 +16,12 @@ segment closed.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, i8
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
@@ -97,10 +98,10 @@ class _Lifted(ABC):
         return at
 
     @staticmethod
-    def _kept_types(values, keep) -> list:
+    def _kept_types(values: Sequence[SSAValue], keep: Sequence[bool]) -> list[Attribute]:
         return [v.type for v, k in zip(values, keep, strict=True) if k]
 
-    def _wg_operands(self, values, keep) -> list[SSAValue]:
+    def _wg_operands(self, values: Sequence[SSAValue], keep: Sequence[bool]) -> list[SSAValue]:
         return [self._wg_value(v) for v, k in zip(values, keep, strict=True) if k]
 
     def _emit_lifted(self, op: Operation, ip: InsertPoint) -> None:

@@ -154,9 +154,6 @@ class Regions:
             return op.dim.value.data in self.uniform_dims
         return is_uniform_pure(op)
 
-    def is_split(self, op: Operation) -> bool:
-        return is_control_barrier(op) or op in self.lifted or op in self.single
-
     def after(self, anc: Operation, seg: int, block: Block) -> bool:
         """``anc`` (an op of ``block``) runs after segment ``seg`` of ``block`` closed."""
         if anc is block.last_op:
