@@ -62,6 +62,52 @@ def _reason(stderr: str) -> str:
     return where + what
 
 
+class ChildStuck(Exception):
+    """The child stopped using CPU before it answered: a lock another thread of this
+    process held when it forked (inside LLVM, say) is held for ever in the child."""
+
+
+#: seconds without CPU progress after which a child counts as stuck
+STUCK_AFTER_S = 5.0
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _read_watching(fd: int, pid: int) -> list[bytes]:
+    """Everything the child writes to ``fd`` until it closes it; ``ChildStuck`` when the
+    child uses no CPU for ``STUCK_AFTER_S`` seconds meanwhile."""
+    import select
+
+    chunks: list[bytes] = []
+    last, idle = _cpu_ticks(pid), 0.0
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    return chunks
+                chunks.append(chunk)
+                idle = 0.0
+                continue
+            now = _cpu_ticks(pid)
+            if now is None or now != last:
+                last, idle = now, 0.0
+            else:
+                idle += 0.5
+                if idle >= STUCK_AFTER_S:
+                    raise ChildStuck(pid)
+    finally:
+        os.close(fd)
+
+
 def in_process() -> bool:
     return env.flag("XMUX_LLVM_IN_PROCESS", False) or not hasattr(os, "fork")
 
@@ -95,10 +141,12 @@ def run_forked(fn: Callable[[], T]) -> T:
             finally:
                 os._exit(status)
         os.close(write_end)
-        chunks = []
-        with os.fdopen(read_end, "rb") as pipe:
-            while chunk := pipe.read(1 << 20):
-                chunks.append(chunk)
+        try:
+            chunks = _read_watching(read_end, pid)
+        except ChildStuck:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
         _, status = os.waitpid(pid, 0)
         err.seek(0)
         stderr = err.read().decode(errors="replace")

@@ -40,7 +40,7 @@ import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
 from xmux.runtime import env
-from xmux.runtime.contained import LLVMAborted, run_forked
+from xmux.runtime.contained import ChildStuck, LLVMAborted, run_forked
 
 T = TypeVar("T")
 
@@ -229,6 +229,8 @@ def _contained(work: Callable[[bool], T], what: str) -> T:
     warning naming ``what``; an error naming it when that aborts too."""
     try:
         return run_forked(lambda: work(True))
+    except ChildStuck:  # the fork inherited a lock held for ever: build here instead
+        return work(True)
     except LLVMAborted as e:
         warnings.warn(
             f"xmux: {e}, compiling {what}; compiled again with LLVM's loop vectorizer off",
