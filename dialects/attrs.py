@@ -70,7 +70,10 @@ SCHED_LOCAL_SIZE = 6  # enqueued local size
 SCHED_SLICE = 9
 SCHED_TOTAL_SLICES = 10
 SCHED_WORK_DIM = 11
-SCHED_NUM_FIELDS = 12
+#: the address of an i64 the entry hook reads before each work-group: non-zero = skip the
+#: remaining groups (a cancelled launch, runtime/interrupt.py); 0 = no such word
+SCHED_CANCEL = 12
+SCHED_NUM_FIELDS = 13
 
 WG_GROUP_ID = 0
 WG_NUM_GROUPS = 3

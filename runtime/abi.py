@@ -135,7 +135,10 @@ def schedule_info(
     slice_index: int,
     total_slices: int,
     work_dim: int,
+    cancel_word: int = 0,
 ) -> ctypes.Array:
+    """One ``schedule_info`` row; ``cancel_word``: the address the entry hook polls before
+    each work-group (``attrs.SCHED_CANCEL``; 0: none)."""
     s = SchedInfo()
     for d in range(3):
         s[attrs.SCHED_GLOBAL_SIZE + d] = global_size[d]
@@ -144,4 +147,5 @@ def schedule_info(
     s[attrs.SCHED_SLICE] = slice_index
     s[attrs.SCHED_TOTAL_SLICES] = total_slices
     s[attrs.SCHED_WORK_DIM] = work_dim
+    s[attrs.SCHED_CANCEL] = cancel_word
     return s

@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass
 
 from xmux.errors import LaunchError
+from xmux.runtime import interrupt
 
 CheckFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, *([ctypes.c_int64] * 13))
 
@@ -33,6 +34,11 @@ class Failure:
     more: int = 0
 
     def __str__(self) -> str:
+        if not self.values:  # an assertion (lower-kernel-asserts)
+            return (
+                f"{self.message}, at work-item {self.local_id} of work-group {self.group_id}"
+                + (f" (and {self.more} more failed checks)" if self.more else "")
+            )
         if "out of bounds" in self.message:
             what = f"indices {list(self.values)}, sizes {list(self.sizes)}"
         elif "per-work-item array" in self.message:
@@ -58,6 +64,8 @@ def _failed(msg: int, rank: int, i0: int, i1: int, i2: int, s0: int, s1: int, s2
         if _first is not None:
             _first.more += 1
             return
+        # stop the launch between work-groups (one from the main thread: runtime/interrupt.py)
+        interrupt.cancel_main_launch()
         text = ctypes.string_at(msg).decode(errors="replace")
         n = min(rank, 3)
         _first = Failure(text, (i0, i1, i2)[:n], (s0, s1, s2)[:n], (l0, l1, l2), (g0, g1, g2))

@@ -24,7 +24,7 @@ import numpy as np
 from xmux.dialects import attrs
 from xmux.dialects.attrs import ArgInfo, KernelInfo
 from xmux.errors import LaunchError
-from xmux.runtime import abi, env, pool, tuning
+from xmux.runtime import abi, env, interrupt, pool, tuning
 
 #: a thread's share of the work-groups is cut into halving slices down to 1/GUIDED_UNITS of it
 GUIDED_UNITS = 32
@@ -263,9 +263,18 @@ def _check_scalar(kernel: str, pos: int, info: ArgInfo, value: object) -> object
         if not isinstance(value, (int, np.integer)):
             raise LaunchError(f"{where}: expected an integer ({info.dtype}), got {value!r}")
         low, high = _int_range(info.dtype)
-        if not low <= int(value) <= high:
+        v = int(value)
+        if dt.kind == "i":  # a signless MLIR integer: either reading (as a spec constant)
+            top = 2 * high + 1
+            if not low <= v <= top:
+                raise LaunchError(
+                    f"{where}: {value} does not fit in {info.dtype} (a signless integer takes "
+                    f"{low} .. {top})"
+                )
+            return v if v <= high else v - top - 1
+        if not low <= v <= high:
             raise LaunchError(f"{where}: {value} does not fit in {info.dtype}")
-        return int(value)
+        return v
     if dt.kind == "f":
         if not isinstance(value, (int, float, np.integer, np.floating)):
             raise LaunchError(f"{where}: expected a float ({info.dtype}), got {value!r}")
@@ -418,14 +427,16 @@ def guided_slices(groups: int, threads: int) -> list[tuple[int, int]]:
     return out
 
 
-def _schedules(nd: NDRange, threads: int) -> tuple[np.ndarray, int]:
+def _schedules(nd: NDRange, threads: int, cancel: int) -> tuple[np.ndarray, int]:
     """One ``schedule_info`` row per slice and the rows' address (cached: a hot loop relaunches
-    the same range)."""
-    key = (nd.global_size, nd.global_offset, nd.local_size, nd.work_dim, threads, GUIDED_UNITS)
+    the same range); ``cancel``: the word the groups poll (``interrupt.cancel_word``)."""
+    key = (nd.global_size, nd.global_offset, nd.local_size, nd.work_dim, threads, GUIDED_UNITS,
+           cancel)
     cached = _sched_cache.get(key)
     if cached is None:
         base = np.frombuffer(
-            abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim),
+            abi.schedule_info(nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim,
+                              cancel),
             dtype=np.int64,
         )
         slices = guided_slices(nd.total_groups, threads)
@@ -449,7 +460,9 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     workers of ``runtime/pool.py`` claim slices until none is left (a dynamic schedule). A
     launch whose pool run took less than ``SMALL_LAUNCH_S`` is timed on the calling thread
     alone too, and later launches of that entry and range run the faster way (``_ways``).
+    Ctrl-C stops the launch between work-groups (``runtime/interrupt.py``).
     """
+    interrupt.arm()
     if _on_pool(nd, threads):
         address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
@@ -462,14 +475,21 @@ def prepared(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) ->
     """A call without arguments that does what ``run_ndrange(entry, packed, nd, threads)``
     does, with what depends on those arguments alone worked out once (a replayed launch,
     ``runtime/launcher.py``): on the calling thread, the call of ``entry`` itself."""
+    interrupt.arm()
     if _on_pool(nd, threads):
         address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
-        rows = _schedules(nd, threads)  # held here: the cache of rows may drop them
+        # held here (the cache of rows may drop them), for either word a launch may poll
+        rows = {w: _schedules(nd, threads, w) for w in interrupt.WORDS}
         return functools.partial(_run_pooled, entry, address, key, packed, nd, threads, rows)
-    schedule = _inline_schedule(nd)
-    run = functools.partial(entry, packed, ctypes.addressof(schedule))
-    run.schedule = schedule  # type: ignore[attr-defined] - alive while the call may come
+    schedules = {w: _inline_schedule(nd, w) for w in interrupt.WORDS}
+    addresses = {w: ctypes.addressof(sched) for w, sched in schedules.items()}
+    cancel_word = interrupt.cancel_word
+
+    def run() -> None:
+        entry(packed, addresses[cancel_word()])
+
+    run.schedules = schedules  # type: ignore[attr-defined] - alive while the call may come
     return run
 
 
@@ -486,10 +506,11 @@ def _address(entry: ctypes._CFuncPtr) -> int:
 
 def _run_pooled(
     entry: ctypes._CFuncPtr, address: int, key: tuple, packed: int, nd: NDRange, threads: int,
-    rows: tuple[np.ndarray, int] | None = None,
+    rows: dict[int, tuple[np.ndarray, int]] | None = None,
 ) -> None:
     """A launch for the pool (``key``: its entry's address, range and threads; ``rows``: its
-    ``_schedules``, where the caller has them): on the pool or, where the ``_ways`` tuner found
+    ``_schedules`` per cancel word, where the caller has them): on the pool or, where the
+    ``_ways`` tuner found
     that faster for a tiny launch, on the calling thread."""
     way = _ways.get(key)
     on_pool, sample = (True, False) if way is None else way.next_launch()
@@ -514,28 +535,32 @@ def _run_pooled(
 
 def _run_on_pool(
     address: int, packed: int, nd: NDRange, threads: int,
-    rows: tuple[np.ndarray, int] | None = None,
+    rows: dict[int, tuple[np.ndarray, int]] | None = None,
 ) -> bool:
-    rows, rows_address = rows or _schedules(nd, threads)
-    return pool.get_pool(threads).run(address, packed, rows, rows_address)
+    cancel = _cancel_word()
+    table, table_address = rows[cancel] if rows else _schedules(nd, threads, cancel)
+    return pool.get_pool(threads).run(address, packed, table, table_address)
+
+
+_cancel_word = interrupt.cancel_word
 
 
 def _run_inline(entry: ctypes._CFuncPtr, packed: int, nd: NDRange) -> None:
     """All work-groups as one slice on the calling thread (small launches, a pool busy with
     another launch, or a tiny launch that is faster without the hand-off)."""
-    entry(packed, ctypes.addressof(_inline_schedule(nd)))
+    entry(packed, ctypes.addressof(_inline_schedule(nd, _cancel_word())))
 
 
-def _inline_schedule(nd: NDRange) -> ctypes.Array:
-    """The one-slice ``schedule_info`` of ``nd`` (kept per NDRange object)."""
-    one = _inline_rows.get(nd)
+def _inline_schedule(nd: NDRange, cancel: int) -> ctypes.Array:
+    """The one-slice ``schedule_info`` of ``nd`` polling ``cancel`` (kept per NDRange object)."""
+    one = _inline_rows.get((nd, cancel))
     if one is None:
         one = abi.schedule_info(
-            nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim
+            nd.global_size, nd.global_offset, nd.local_size, 0, 1, nd.work_dim, cancel
         )
         if len(_inline_rows) >= 256:
             _inline_rows.clear()
-        _inline_rows[nd] = one
+        _inline_rows[(nd, cancel)] = one
     return one
 
 
@@ -547,5 +572,5 @@ SMALL_LAUNCH_S = 20e-6
 #: pool or calling thread per (entry, range, threads) of a small launch: a tuner
 #: (``runtime/tuning.py``) over the two ways, re-checked as the vector width is
 _ways: dict[tuple, tuning.BuildTuner] = {}
-#: the one-slice schedule of a range run on the calling thread, per NDRange object
-_inline_rows: dict[NDRange, ctypes.Array] = {}
+#: the one-slice schedule of a range run on the calling thread, per NDRange object and word
+_inline_rows: dict[tuple[NDRange, int], ctypes.Array] = {}

@@ -52,6 +52,7 @@ import atexit
 import ctypes
 import os
 import platform
+import signal
 import threading
 import time
 
@@ -59,6 +60,7 @@ import numpy as np
 
 from xmux.dialects import attrs
 from xmux.errors import XmuxError
+from xmux.runtime import interrupt
 
 __all__ = ["Pool", "get_pool", "shutdown"]
 
@@ -86,7 +88,7 @@ _PAUSE = {
 def _ir() -> str:
     decl, pause = _PAUSE.get(platform.machine().lower(), ("", ""))
     fields = attrs.SCHED_NUM_FIELDS
-    return f"""
+    return interrupt.HANDLER_IR + f"""
 {decl}
 declare i32 @clock_gettime(i32, ptr)
 declare i32 @sched_yield()
@@ -305,7 +307,10 @@ class _Native:
     def __init__(self) -> None:
         from xmux.runtime import jit
 
+        for name, address in interrupt.SYMBOLS.items():
+            jit.register_symbol(name, address)
         self.module = jit.compile_ir(_ir(), cache_key=None)
+        self.sigint = self.module.address("xmux_on_sigint")
         i64, ptr = ctypes.c_int64, ctypes.c_void_p
         self.worker = ctypes.CFUNCTYPE(i64, ptr, i64, i64, i64)(
             self.module.address("xmux_pool_worker")
@@ -347,6 +352,14 @@ def _get_native() -> _Native:
         return _native
 
 
+def sigint_handler_address(create: bool = True) -> int | None:
+    """The native SIGINT handler of ``runtime/interrupt.py`` (compiled with the pool's
+    functions); None when they are not compiled and ``create`` is off."""
+    if _native is None and not create:
+        return None
+    return _get_native().sigint
+
+
 def spin_ns(threads: int) -> int:
     """How long an idle worker spins: ``XMUX_SPIN_US`` µs (default 1000), none when the pool
     has more threads than the process may run at once (a spinner would steal a worker's core)."""
@@ -364,6 +377,19 @@ def spin_ns(threads: int) -> int:
     if not 0 <= spin_us < 1e9:
         raise XmuxError(f"XMUX_SPIN_US must be a number of microseconds >= 0, got {raw!r}")
     return int(spin_us * 1000)
+
+
+_SIGINT = {signal.SIGINT}
+
+
+def _block_sigint() -> bool:
+    """Block SIGINT on the calling thread if it is Python's main thread (where the
+    KeyboardInterrupt is raised) and it was not blocked; whether it did."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        return False
+    return signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, _SIGINT)
 
 
 class Pool:
@@ -441,6 +467,11 @@ class Pool:
             return bool(native.run(self.job, entry, packed, rows, n))
         if not native.acquire(self.job):
             return False
+        # a KeyboardInterrupt between publish and join would return while the workers still
+        # run this launch's slices (and let the next publish overlap them): SIGINT waits on
+        # this thread until the join (a worker thread takes it meanwhile, which cancels the
+        # launch through runtime/interrupt.py as in the native path)
+        masked = _block_sigint()
         try:
             native.publish(self.job, entry, packed, rows, n)
             self._place()
@@ -449,6 +480,8 @@ class Pool:
             native.join(self.job, n)
         finally:
             native.release(self.job)
+            if masked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGINT)
         return True
 
     def close(self) -> None:

@@ -283,8 +283,10 @@ def _scalar_bytes(t: Scalar, value: object, where: str) -> bytes:
             raise SpecConstantError(f"{where}: expected an integer ({t}), got {_describe(value)}")
         v = int(value)
         lo, hi = -(1 << (t.bits - 1)), (1 << t.bits) - 1
-        if not lo <= v <= hi:
-            raise SpecConstantError(f"{where}: {v} does not fit in {t}")
+        if not lo <= v <= hi:  # signless: the signed or the unsigned reading, as an argument
+            raise SpecConstantError(
+                f"{where}: {v} does not fit in {t} (a signless integer takes {lo} .. {hi})"
+            )
         return (v & ((1 << t.bits) - 1)).to_bytes(t.size, "little")
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (int, float, np.integer, np.floating)

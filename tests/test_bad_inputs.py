@@ -488,3 +488,49 @@ def test_a_bad_spin_time_is_an_error(monkeypatch, value):
     monkeypatch.setenv("XMUX_SPIN_US", value)
     with pytest.raises(xmux.XmuxError, match="XMUX_SPIN_US must be a number of microseconds"):
         pool.spin_ns(1)
+
+
+SIGNLESS = """
+spec.specialization_id @d = 0 : i32
+func.func @both(%out: memref<4xi64>, %a: i32) attributes {mux.kernel = "entry_point"} {
+  %s = spec.get_scalar "n", @d : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %as = arith.extsi %a : i32 to i64
+  %au = arith.extui %a : i32 to i64
+  %ss = arith.extsi %s : i32 to i64
+  %su = arith.extui %s : i32 to i64
+  memref.store %as, %out[%c0] : memref<4xi64>
+  memref.store %au, %out[%c1] : memref<4xi64>
+  memref.store %ss, %out[%c2] : memref<4xi64>
+  memref.store %su, %out[%c3] : memref<4xi64>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("value", [2**31, 2**32 - 1, -(2**31), -1, 7])
+def test_a_signless_integer_takes_either_reading_as_argument_and_spec_constant(value):
+    """An i32 spec constant took 2**31 (and wrapped) where an i32 argument refused it: one
+    rule now for both, MLIR's signless reading: -2**31 .. 2**32-1, stored as its 32 bits, the
+    ops deciding the sign (extsi / extui here)."""
+    k = xmux.compile(SIGNLESS, cache=False).kernel("both")
+    out = np.zeros(4, np.int64)
+    k(out, value, global_size=(1,), spec_constants={"n": value})
+    bits = value & 0xFFFFFFFF
+    signed = bits - (1 << 32) if bits >> 31 else bits
+    np.testing.assert_array_equal(out, [signed, bits, signed, bits])
+
+
+@pytest.mark.parametrize("value", [2**32, -(2**31) - 1])
+def test_a_signless_integer_out_of_both_readings_is_refused_alike(value):
+    k = xmux.compile(SIGNLESS, cache=False).kernel("both")
+    out = np.zeros(4, np.int64)
+    with pytest.raises(xmux.LaunchError, match=r"does not fit in int32 \(a signless integer "
+                       r"takes -2147483648 \.\. 4294967295\)"):
+        k(out, value, global_size=(1,), spec_constants={"n": 0})
+    with pytest.raises(xmux.XmuxError, match=r"does not fit in i32 \(a signless integer takes "
+                       r"-2147483648 \.\. 4294967295\)"):
+        k(out, 0, global_size=(1,), spec_constants={"n": value})

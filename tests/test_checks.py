@@ -28,8 +28,9 @@ def test_out_of_bounds_store_is_reported_and_skipped():
     with pytest.raises(
         xmux.CheckError,
         match=r"kernel @fill: 'memref.store' out of bounds of memref<\?xi32>: indices \[10\], "
-        r"sizes \[10\], at work-item \(2, 0, 0\) of work-group \(2, 0, 0\) \(and 5 more",
+        r"sizes \[10\], at work-item \(2, 0, 0\) of work-group \(2, 0, 0\) \(and 1 more",
     ):
+        # the launch stops after the failing group (items 10, 11): group 3 does not run
         k(a, global_size=(16,), local_size=(4,))
     np.testing.assert_array_equal(a, np.arange(10))
     assert np.all(backing[10:] == -7)  # nothing written past the array
@@ -178,3 +179,37 @@ func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
                        r"it was written \(work-item-loops storage plan\): slot \[0\], at "
                        r"work-item \(0, 0, 0\) of work-group \(0, 0, 0\)"):
         k(np.arange(8, dtype=np.int32), global_size=(8,), local_size=(4,))
+
+
+ASSERT = """
+func.func @k(%out: memref<?xi32>, %n: i32) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %ii = arith.index_cast %i : index to i32
+  %ok = arith.cmpi slt, %ii, %n : i32
+  cf.assert %ok, "work-item id below n"
+  memref.store %ii, %out[%i] : memref<?xi32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("checks", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_failed_assertion_raises_and_stops_the_launch(checks, threads):
+    """cf.assert in a kernel called abort() and took the Python process down; now the launch
+    stops after the failing work-group and raises, in every build."""
+    k = xmux.compile(ASSERT, cache=False, checks=checks).kernel("k")
+    out = np.zeros(4096, np.int32)
+    k(out, np.int32(4096), global_size=(4096,), local_size=(64,), threads=threads)
+    np.testing.assert_array_equal(out, np.arange(4096))
+    with pytest.raises(xmux.CheckError) as info:
+        k(out, np.int32(100), global_size=(4096,), local_size=(64,), threads=threads)
+    msg = str(info.value)
+    assert msg.startswith(
+        "kernel @k: assertion failed: work-item id below n, at work-item (36, 0, 0) of "
+        "work-group (1, 0, 0)"
+    ), msg
+    # 3996 work-items fail the assertion; the launch stopped within a few groups of the first
+    more = int(msg.split("(and ")[1].split(" ")[0])
+    assert 27 <= more < 27 + 64 * 4, msg
+    k(out, np.int32(4096), global_size=(4096,), local_size=(64,), threads=threads)  # usable

@@ -266,6 +266,18 @@ class _HookModel(InterpreterFunctions):
 
     def __init__(self) -> None:
         self.calls: list[dict[str, tuple[int, ...]]] = []
+        #: integer "addresses" a schedule field may hold, and the cells they point to
+        self.addresses: dict[int, _Ptr] = {}
+        #: the wrapper call after which the cancel word (at address 1) is set
+        self.cancel_after: int | None = None
+
+    @impl(llvm.PtrToIntOp)
+    def run_ptrtoint(self, interp: Interpreter, op: llvm.PtrToIntOp, args: PythonValues):
+        return (args[0],)  # stays opaque: only inttoptr takes it back
+
+    @impl(llvm.IntToPtrOp)
+    def run_inttoptr(self, interp: Interpreter, op: llvm.IntToPtrOp, args: PythonValues):
+        return (args[0] if isinstance(args[0], _Ptr) else self.addresses[args[0]],)
 
     @impl(llvm.AllocaOp)
     def run_alloca(self, interp: Interpreter, op: llvm.AllocaOp, args: PythonValues):
@@ -311,6 +323,8 @@ class _HookModel(InterpreterFunctions):
                 "local": tuple(wg[attrs.WG_LOCAL_SIZE : attrs.WG_LOCAL_SIZE + 3]),
             }
         )
+        if self.cancel_after is not None and len(self.calls) == self.cancel_after:
+            self.addresses[1].cells[0] = 1
         return ()
 
 
@@ -327,9 +341,15 @@ def _hook_module(reqd: tuple[int, int, int] | None = None) -> ModuleOp:
 
 
 def _run_hook(
-    m: ModuleOp, g: tuple[int, ...], local: tuple[int, ...], slices: int
+    m: ModuleOp, g: tuple[int, ...], local: tuple[int, ...], slices: int,
+    cancel_after: int | None = None,
 ) -> list[dict]:
+    """The wrapper calls of ``slices`` slices; with ``cancel_after`` the schedule's cancel
+    field holds an address whose word the ``cancel_after``-th call sets."""
     model = _HookModel()
+    if cancel_after is not None:
+        model.addresses[1] = _Ptr([0])
+        model.cancel_after = cancel_after
     interp = Interpreter(m)
     for fns in (ArithFunctions(), FuncFunctions(), ScfFunctions(), model):
         interp.register_implementations(fns, override=True)
@@ -341,6 +361,7 @@ def _run_hook(
         sched[attrs.SCHED_LOCAL_SIZE : attrs.SCHED_LOCAL_SIZE + 3] = l3
         sched[attrs.SCHED_SLICE], sched[attrs.SCHED_TOTAL_SLICES] = s, slices
         sched[attrs.SCHED_WORK_DIM] = len(g)
+        sched[attrs.SCHED_CANCEL] = 0 if cancel_after is None else 1
         before = len(model.calls)
         interp.call_op("k.mux-entry-hook", (_Ptr([]), _Ptr(sched)))
         for c in model.calls[before:]:
@@ -376,6 +397,15 @@ def test_entry_hook_visits_every_group_once(g, local, slices) -> None:
         lin = c["group"][0] + ng[0] * (c["group"][1] + ng[1] * c["group"][2])
         s = c["slice"]
         assert s * total // slices <= lin < (s + 1) * total // slices
+
+
+@pytest.mark.parametrize("slices", [1, 3])
+def test_entry_hook_skips_the_groups_after_a_cancel(slices) -> None:
+    """The groups not yet started when the cancel word is set are skipped, in every slice
+    (runtime/interrupt.py: Ctrl-C, a failed check); with no cancel address (0) all run."""
+    calls = _run_hook(_hook_module(), (12,), (1,), slices, cancel_after=5)
+    assert [c["group"][0] for c in calls] == [0, 1, 2, 3, 4]
+    assert len(_run_hook(_hook_module(), (12,), (1,), slices)) == 12
 
 
 class _FirstGroup(Exception):
@@ -419,9 +449,11 @@ def test_entry_hook_slice_bounds_do_not_overflow() -> None:
 def test_entry_hook_reqd_size_uses_constants() -> None:
     m = _hook_module(reqd=(4, 2, 1))
     hook = next(f for f in m.ops if f.sym_name.data == "k.mux-entry-hook")
-    loads = [op for op in hook.walk() if isinstance(op, llvm.LoadOp)]
-    # global sizes, slice, total_slices; no enqueued local size
-    assert len(loads) == 5
+    loads = [op for op in hook.walk()
+             if isinstance(op, llvm.LoadOp) and op.ordering.value.data == 0]
+    # global sizes, slice, total_slices, the cancel address; no enqueued local size (the one
+    # atomic load is the cancel word's, per group)
+    assert len(loads) == 6
     calls = _run_hook(m, (10, 4), (4, 2), 2)
     assert [c["local"] for c in calls] == [(4, 2, 1), (4, 2, 1), (2, 2, 1)] * 2
 

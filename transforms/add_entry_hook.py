@@ -18,7 +18,11 @@ The hook:
 5. per linear group ``lin`` (x fastest): g0 = lin % ng0, g1 = (lin / ng0) % ng1,
    g2 = lin / (ng0·ng1); actual local size[d] = min(local[d], global[d] − g[d]·local[d]) (the
    OpenCL 2.0 non-uniform remainder group); both stored in the work-group info, then the
-   wrapper is called.
+   wrapper is called;
+6. unless the launch was cancelled: before each group the hook reads (atomically) the i64 at
+   the address in the schedule info's ``SCHED_CANCEL`` field and skips the group when it is
+   non-zero (``runtime/interrupt.py``: Ctrl-C stops a launch between work-groups); an address
+   of 0 means no cancellation (the hook then reads the field itself).
 
 **Local-memory arguments** (kernel arguments of memref type in memory space 3): the launcher
 passes only their shape (a descriptor with null pointers). The hook copies the packed
@@ -50,9 +54,14 @@ After::
       %wi = llvm.alloca %c1 x !llvm.array<3 x i64> ...
       %wg = llvm.alloca %c1 x !llvm.array<9 x i64> ...
       ... loads of global/local sizes, num_groups stores, slice range ...
+      %cancel_word = ... the address in sched_info[12], or &sched_info[12] when it is 0 ...
       scf.for %lin = %first to %last step %c1 {
-        ... group ids and actual local sizes stored into %wg ...
-        func.call @"k.mux-kernel-wrapper"(%packed, %wi, %wg, %sched) : (...) -> ()
+        %cancelled = llvm.load %cancel_word atomic monotonic {alignment = 8 : i64} ...
+        %run = arith.cmpi eq, %cancelled, %c0 : i64
+        scf.if %run {
+          ... group ids and actual local sizes stored into %wg ...
+          func.call @"k.mux-kernel-wrapper"(%packed, %wi, %wg, %sched) : (...) -> ()
+        }
       }
       func.return
     }
@@ -110,6 +119,20 @@ class _Emitter:
 
     def store_field(self, value: SSAValue, base: SSAValue, struct: Attribute, index: int) -> None:
         self(llvm.StoreOp(value, self.field_ptr(base, struct, index)))
+
+
+#: LLVM's AtomicOrdering::Monotonic (``llvm.load``'s ``ordering``)
+_MONOTONIC = 2
+
+
+def _cancel_word(e: _Emitter, sched: SSAValue) -> SSAValue:
+    """The i64 the group loop polls: the one at the address in the ``SCHED_CANCEL`` field, or,
+    where that address is 0 (a caller without cancellation), the field itself (always 0)."""
+    field_ptr = e.field_ptr(sched, attrs.SCHED_INFO_TYPE, attrs.SCHED_CANCEL)
+    address = e(llvm.LoadOp(field_ptr, i64))
+    none = e(arith.CmpiOp(address, e.const(0), "eq"))
+    word = e(arith.SelectOp(none, e(llvm.PtrToIntOp(field_ptr, i64)), address))
+    return _named(e(llvm.IntToPtrOp(word)), "cancel_word")
 
 
 def _named(v: SSAValue, name: str) -> SSAValue:
@@ -230,8 +253,11 @@ def build_entry_hook(
     ub = e(arith.IndexCastOp(last, INDEX))
     step = e.const(1, INDEX)
 
+    cancel = _cancel_word(e, sched)
+
     body = Block(arg_types=[INDEX])
-    b = _Emitter(body)
+    group = Block()
+    b = _Emitter(group)
     lin = b(arith.IndexCastOp(_named(body.args[0], "group"), i64))
     gid0 = b(arith.RemUIOp(lin, ngroups[0]))
     rest = b(arith.DivUIOp(lin, ngroups[0]))
@@ -246,6 +272,12 @@ def build_entry_hook(
         b.store_field(actual, wg, wg_t, attrs.WG_LOCAL_SIZE + d)
     b(func.CallOp(wname, [packed, wi, wg, sched], []))
     b(scf.YieldOp())
+    # a cancelled launch skips the groups not yet started (runtime/interrupt.py)
+    g = _Emitter(body)
+    flag = _named(g(llvm.LoadOp(cancel, i64, alignment=8, ordering=_MONOTONIC)), "cancelled")
+    run = g(arith.CmpiOp(flag, e.const(0), "eq"))
+    g(scf.IfOp(run, [], Region(group)))
+    g(scf.YieldOp())
     e(scf.ForOp(lb, ub, step, [], body))
     e(func.ReturnOp())
 

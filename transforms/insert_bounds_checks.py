@@ -226,7 +226,7 @@ def _check_division(op: Operation, where: str, sites: Sites) -> None:
     Rewriter.insert_op(scf.IfOp(cond, [], Region(then_block)), InsertPoint.before(op))
 
 
-def _reached(module: ModuleOp) -> list[func.FuncOp]:
+def reached(module: ModuleOp) -> list[func.FuncOp]:
     funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     seen: dict[str, func.FuncOp] = {}
     stack = list(attrs.entry_points(module))
@@ -248,7 +248,7 @@ class InsertBoundsChecks(ModulePass):
     name = "insert-bounds-checks"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        functions = _reached(op)
+        functions = reached(op)
         if not functions:
             return
         sites = Sites(op)

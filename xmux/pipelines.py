@@ -25,6 +25,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
     "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
+    "lower-kernel-asserts",  # a failed cf.assert in a kernel raises in Python (no abort)
     "lower-sub-group-collectives",
     "lower-work-group-collectives",  # before the barrier passes: collectives become barriers
     "work-item-loops",
@@ -116,7 +117,7 @@ def cpu(
         options["work-item-loops"] = wi_loops
     names = list(KERNEL_STAGES)
     if checks:
-        names.insert(names.index("prepare-barriers") + 1, "insert-bounds-checks")
+        names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES

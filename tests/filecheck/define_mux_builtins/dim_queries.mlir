@@ -24,13 +24,13 @@ func.func @q() {
 // CHECK-NEXT:    %num_groups0 = llvm.load %[[P1]] {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[P2:.*]] = llvm.getelementptr inbounds %wg_info[0, 7] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<9 x i64>
 // CHECK-NEXT:    %local_size1 = llvm.load %[[P2]] {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK-NEXT:    %[[P3:.*]] = llvm.getelementptr inbounds %sched_info[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<12 x i64>
+// CHECK-NEXT:    %[[P3:.*]] = llvm.getelementptr inbounds %sched_info[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i64>
 // CHECK-NEXT:    %global_size2 = llvm.load %[[P3]] {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK-NEXT:    %[[P4:.*]] = llvm.getelementptr inbounds %sched_info[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<12 x i64>
+// CHECK-NEXT:    %[[P4:.*]] = llvm.getelementptr inbounds %sched_info[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i64>
 // CHECK-NEXT:    %global_offset0 = llvm.load %[[P4]] {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK-NEXT:    %[[P5:.*]] = llvm.getelementptr inbounds %sched_info[0, 7] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<12 x i64>
+// CHECK-NEXT:    %[[P5:.*]] = llvm.getelementptr inbounds %sched_info[0, 7] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i64>
 // CHECK-NEXT:    %enqueued_local_size1 = llvm.load %[[P5]] {alignment = 8 : i64} : !llvm.ptr -> i64
-// CHECK-NEXT:    %[[P6:.*]] = llvm.getelementptr inbounds %sched_info[0, 11] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<12 x i64>
+// CHECK-NEXT:    %[[P6:.*]] = llvm.getelementptr inbounds %sched_info[0, 11] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i64>
 // CHECK-NEXT:    %work_dim = llvm.load %[[P6]] {alignment = 8 : i64} : !llvm.ptr -> i64
 // CHECK-NEXT:    %[[P7:.*]] = llvm.getelementptr inbounds %wi_info[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<3 x i64>
 // CHECK-NEXT:    %local_id1 = llvm.load %[[P7]] {alignment = 8 : i64} : !llvm.ptr -> i64
