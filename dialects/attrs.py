@@ -9,7 +9,7 @@ too, with its JSON form (stored next to cached objects).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 
 from xdsl.dialects import func, llvm
@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.traits import SymbolTable
 
 # ---------------------------------------------------------------------------------------
 # Attribute keys
@@ -145,9 +146,27 @@ def clear_kernel(op: Operation) -> None:
     op.attributes.pop(KERNEL, None)
 
 
+def _funcs(module: Operation) -> Iterator[func.FuncOp]:
+    """The ``func.func``s of a module and of the modules nested in it, in module order,
+    without walking function bodies (passes ask once or more each: a walk of every op of a
+    large module per kernel was quadratic, bench/compile_scaling.py)."""
+    for region in module.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if isinstance(inner, func.FuncOp):
+                    yield inner
+                elif inner.has_trait(SymbolTable):
+                    yield from _funcs(inner)
+
+
+def functions(module: Operation) -> dict[str, func.FuncOp]:
+    """The module's functions by name (``_funcs``)."""
+    return {f.sym_name.data: f for f in _funcs(module)}
+
+
 def entry_points(module: Operation) -> list[func.FuncOp]:
-    """Entry-point kernels of a module, in module order."""
-    return [op for op in module.walk() if isinstance(op, func.FuncOp) and is_entry_point(op)]
+    """Entry-point kernels of a module (and of modules nested in it), in module order."""
+    return [f for f in _funcs(module) if is_entry_point(f)]
 
 
 def get_reqd_work_group_size(op: Operation) -> tuple[int, int, int] | None:

@@ -31,7 +31,7 @@ import tempfile
 import threading
 import warnings
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -202,6 +202,27 @@ def _parse(ir_text: str) -> llvm.ModuleRef:
     return mod
 
 
+def _parse_linked(ir_text: str, link: Sequence[str] = ()) -> llvm.ModuleRef:
+    """``ir_text`` with each module of ``link`` linked in; what those define becomes internal
+    (a specialization's leaf values: constants LLVM then folds and drops)."""
+    mod = _parse(ir_text)
+    for text in link:
+        extra = _parse(text)
+        defined = [g.name for g in extra.global_variables if not g.is_declaration]
+        defined += [f.name for f in extra.functions if not f.is_declaration]
+        try:
+            mod.link_in(extra)
+        except RuntimeError as e:
+            raise XmuxError(f"linking LLVM IR: {str(e).strip()}") from e
+        for name in defined:
+            try:
+                value = mod.get_global_variable(name)
+            except NameError:
+                value = mod.get_function(name)
+            value.linkage = llvm.Linkage.internal
+    return mod
+
+
 def _optimize(
     mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None, vectorize: bool = True
 ) -> None:
@@ -244,10 +265,11 @@ def _contained(work: Callable[[bool], T], what: str) -> T:
 
 
 def _parse_and_optimize(
-    ir_text: str, vectorize: bool = True, machine: llvm.TargetMachine | None = None
+    ir_text: str, vectorize: bool = True, machine: llvm.TargetMachine | None = None,
+    link: Sequence[str] = (),
 ) -> llvm.ModuleRef:
     with _lock:
-        mod = _parse(ir_text)
+        mod = _parse_linked(ir_text, link)
         _optimize(mod, machine, vectorize=vectorize)
         return mod
 
@@ -257,12 +279,14 @@ def _cpu_machine(cpu: str) -> llvm.TargetMachine:
     return _target().target.create_target_machine(cpu=cpu, features="", opt=3, jit=False)
 
 
-def optimized_ir(ir_text: str, what: str = "LLVM IR", cpu: str | None = None) -> str:
+def optimized_ir(ir_text: str, what: str = "LLVM IR", cpu: str | None = None,
+                 link: Sequence[str] = ()) -> str:
     """The IR after the JIT's O3 pipeline (for tests, debugging and the specialization
     templates of runtime/spec_constants.py), contained like ``compile_ir``; for the host
-    CPU, or the CPU model ``cpu`` (tests that depend on vector widths name one)."""
+    CPU, or the CPU model ``cpu`` (tests that depend on vector widths name one); ``link`` as
+    for ``compile_ir``."""
     machine = _cpu_machine(cpu) if cpu is not None else None
-    return _contained(lambda v: str(_parse_and_optimize(ir_text, v, machine)), what)
+    return _contained(lambda v: str(_parse_and_optimize(ir_text, v, machine, link)), what)
 
 
 def object_code(ir_text: str, cpu: str, what: str = "LLVM IR") -> bytes:
@@ -490,8 +514,13 @@ def compile_ir(
     cache_key: str | None = None,
     disk_cache: bool | None = None,
     vector_bits: int | None = None,
+    link: Sequence[str] = (),
 ) -> JitModule:
     """Compile LLVM IR text for the host (or fetch it from a cache).
+
+    ``link``: LLVM IR modules linked into it first, their definitions made internal (the
+    values of a specialization: ``runtime/spec_constants.py``); part of the cache key unless
+    the caller's ``cache_key`` stands for them.
 
     ``vector_bits=256`` makes LLVM prefer 256-bit vectors on a host with 512-bit ones
     (``_Target.machine_for``; part of the cache key); the default is the host's preference.
@@ -506,13 +535,14 @@ def compile_ir(
         directory = _resolve_dir(cache_dir, disk_cache)
         machine = _target().machine_for(vector_bits)
         narrow = machine is not _target().machine
-        key = _key(ir_text, kernel_infos_json, cache_key, "prefer-256" if narrow else "")
+        key = _key("\0".join((ir_text, *link)), kernel_infos_json, cache_key,
+                   "prefer-256" if narrow else "")
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
 
         def build(vectorize: bool) -> tuple[bytes, list[str], list[str]]:
-            mod = _parse(ir_text)
+            mod = _parse_linked(ir_text, link)
             _optimize(mod, machine, vectorize)
             # after O3: dead declarations are gone, libcalls added
             return machine.emit_object(mod), _externals(mod), _exports(mod)

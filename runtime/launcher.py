@@ -49,7 +49,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -57,7 +57,9 @@ from xmux.dialects.attrs import KernelInfo
 from xmux.runtime import abi, launch, tuning
 from xmux.runtime import spec_constants as _spec
 
-__all__ = ["KernelLauncher", "LaunchKey", "LocalSizeVariants", "Replay", "VariantSource"]
+__all__ = [
+    "KernelLauncher", "LaunchKey", "LocalSizeVariants", "Lowered", "Replay", "VariantSource"
+]
 
 Sizes = tuple[object, object, object]
 #: the key of an argument that never matches (a 0-d array given for a scalar)
@@ -73,13 +75,21 @@ class Settings(Protocol):
     tune: bool
 
 
+class Lowered(NamedTuple):
+    """A variant's LLVM IR and whether its float results may depend on the vector width
+    (``tuning.width_dependent`` of its lowered module: then it is not tuned)."""
+
+    ir: str
+    width_dependent: bool
+
+
 @dataclass(frozen=True)
 class VariantSource:
-    """How to build a kernel's local-size variants: ``lower(local_size)`` gives the LLVM IR of
-    the program with the kernel's required work-group size set to it; ``cache_key`` (None: no
-    caching) and ``disk_cache`` as for the program's own object."""
+    """How to build a kernel's local-size variants: ``lower(local_size)`` lowers the program
+    with the kernel's required work-group size set to it; ``cache_key`` (None: no caching)
+    and ``disk_cache`` as for the program's own object."""
 
-    lower: Callable[[tuple[int, ...]], str]
+    lower: Callable[[tuple[int, ...]], Lowered]
     cache_key: str | None
     disk_cache: bool
 
@@ -289,7 +299,7 @@ class LocalSizeVariants:
 
         source = self.source
         assert source is not None
-        ir_text = source.lower(local)
+        ir_text, width_dependent = source.lower(local)
         key = None
         if source.cache_key:
             key = hashlib.sha256(
@@ -303,7 +313,7 @@ class LocalSizeVariants:
             )
             return abi.EntryHookFn(compiled.address(symbol))
 
-        if not (self._tunes() and tuning.may_tune(ir_text)):
+        if not self._tunes() or width_dependent:
             return build()
         return tuning.BuildTuner(
             [build, lambda: build(256)], self._label(local), ("512-bit", "256-bit")

@@ -105,7 +105,9 @@ class HostProgram:
 
             _checks.install()
         ir_text, infos = api.compile_to_llvm_ir(
-            module, pipelines.cpu(oacc_target=oacc_target, checks=checks)
+            module,
+            pipelines.cpu(oacc_target=oacc_target, checks=checks, declare_spec_leaves=False),
+            verify_each=True if checks else None,
         )
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)

@@ -6,12 +6,16 @@ This is the runtime half of ``reference/sycl-specialization-constants.txt`` (the
 map per program, and before a launch either
 
 * **JIT-specializes** (the default, the CPU's "native" support): the program was lowered once
-  with every scalar leaf ``spec.constant`` read from an internal constant global
-  ``@"xmux.spec_constant.<leaf id>"`` holding its value (``convert-spec-to-llvm``); for a new
-  value set the initializers of those globals are rewritten in the LLVM IR text and the module
-  is JIT-compiled again, so LLVM folds the values as literals ("the underlying JIT can see all
-  the values"). Compiled modules are cached per kernel and per distinct value set (and in the
-  JIT's memory/disk cache, keyed on the program's source key and the values); or
+  with every scalar leaf ``spec.constant`` read from a constant global
+  ``@"xmux.spec_constant.<leaf id>"``, declared, not defined (``convert-spec-to-llvm
+  {declare-leaves=true}``); for a value set a small module defining those globals with the
+  values (``SpecTable.values_module``, built from the typed values) is linked into the
+  optimized template and the result JIT-compiled, so LLVM folds the values as literals ("the
+  underlying JIT can see all the values"). Nothing edits printed LLVM IR: a template does
+  not depend on how LLVM prints a line (a regular expression over it once missed ``+0.0``
+  defaults, which llvmlite prints padded, and O3 folded them for good). Compiled modules are
+  cached per kernel and per distinct value set (and in the JIT's memory/disk cache, keyed on
+  the program's source key and the values); or
 * **emulates** them: fills the buffer (the blob with the set values copied in at each
   constant's offset) and passes its address as the kernel's trailing argument.
 
@@ -39,7 +43,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import struct
 import tempfile
 import threading
@@ -61,18 +64,6 @@ DEFAULT_VALUES_SET = "SYCL/specialization constants default values"
 
 #: Prefix of the per-leaf constant globals that carry values into the JIT.
 GLOBAL_PREFIX = "xmux.spec_constant."
-
-_LEAF_NAME = r'(?m)^@"?' + re.escape(GLOBAL_PREFIX) + r'\d+"? = '
-#: a leaf global as convert-spec-to-llvm emits it (through llvmlite)
-_INTERNAL_LEAF = re.compile(
-    r'^(@"?' + re.escape(GLOBAL_PREFIX) + r'\d+"?) = internal constant (\S+) \S+$', re.M
-)
-#: a leaf global declared (as prepare writes it, and as LLVM prints it after optimizing)
-_LEAF_DECL = re.compile(
-    r'^(@"?' + re.escape(GLOBAL_PREFIX) + r'(\d+)"?) = external (?:[a-z_]+ )*?constant (\S+)'
-    r"(, align \d+)?$",
-    re.M,
-)
 
 #: Emulated buffers are allocated with at least this alignment.
 BUFFER_ALIGNMENT = 64
@@ -402,6 +393,13 @@ def decode(t: SpecType, raw: bytes, base: int = 0) -> object:
     return [decode(sub, raw, base + off) for off, sub in children(t)]
 
 
+def llvm_type(t: Scalar) -> str:
+    """The LLVM IR type of a scalar leaf."""
+    if t.kind == "int":
+        return f"i{t.bits}"
+    return {16: "half", 32: "float", 64: "double"}[t.bits]
+
+
 def llvm_literal(t: Scalar, raw: bytes, offset: int = 0) -> str:
     """The LLVM IR literal of the scalar stored at ``raw[offset:]`` (bit-exact for floats)."""
     data = raw[offset : offset + t.size]
@@ -484,7 +482,8 @@ class SpecTable:
         #: native mode: the program's LLVM IR (``optimized`` once ``prepare`` has run)
         self.template = template
         self.optimized = optimized
-        self._template_parts: tuple[list[str], list[tuple[int, str, str]]] | None = None
+        #: a variant's template may compute other bits at another vector width (not tuned)
+        self.width_dependent = False
         self._leaf_at: dict[int, tuple[Scalar, int]] = {}
         for c in self.constants.values():
             ids = iter(c.leaf_ids)
@@ -531,45 +530,36 @@ class SpecTable:
     # -- JIT specialization -------------------------------------------------------------
 
     def prepare(self) -> None:
-        """Native mode: optimize the template once, with the leaf globals turned into external
-        declarations so LLVM cannot fold them. A specialization then defines them again and
-        re-runs O3 on already optimized IR: the same code as from the raw template (the values
-        are folded just the same), about a fifth cheaper to compile."""
+        """Native mode: optimize the template once. Its leaf globals are declarations
+        (``convert-spec-to-llvm{declare-leaves=true}``), so LLVM cannot fold them; a
+        specialization links in their definitions (``values_module``) and re-runs O3 on the
+        already optimized IR: the same code as from the unoptimized template (the values are
+        folded just the same), about a fifth cheaper to compile."""
         if self.mode != "native" or self.template is None or self.optimized:
             return
         from xmux.runtime import jit
 
-        declared = _INTERNAL_LEAF.sub(r"\1 = external constant \2", self.template)
-        optimized = jit.optimized_ir(declared)
-        # every leaf global LLVM kept must be found again, else use the unoptimized form
-        names = len(re.findall(_LEAF_NAME, optimized))
-        self.template = optimized if len(_LEAF_DECL.findall(optimized)) == names else declared
+        self.template = jit.optimized_ir(self.template)
         self.optimized = True
-        self._template_parts = None
 
-    def _parts(self) -> tuple[list[str], list[tuple[int, str, str]]]:
-        if self._template_parts is None:
-            self.prepare()
-            assert self.template is not None
-            text = _INTERNAL_LEAF.sub(r"\1 = external constant \2", self.template)
-            texts, slots, pos = [], [], 0
-            for m in _LEAF_DECL.finditer(text):
-                texts.append(text[pos : m.start()])
-                head = f"{m.group(1)} = internal unnamed_addr constant {m.group(3)} "
-                slots.append((int(m.group(2)), head, m.group(4) or ""))
-                pos = m.end()
-            texts.append(text[pos:])
-            self._template_parts = (texts, slots)
-        return self._template_parts
+    def values_module(self, buffer: bytes) -> str:
+        """The LLVM IR module that defines every leaf global with its value in ``buffer``
+        (built from the typed values, bit-exact: ``llvm_literal``); linked into the template
+        it makes the specialization."""
+        lines = []
+        for leaf, (scalar, offset) in sorted(self._leaf_at.items()):
+            lines.append(
+                f'@"{GLOBAL_PREFIX}{leaf}" = constant {llvm_type(scalar)} '
+                f"{llvm_literal(scalar, buffer, offset)}"
+            )
+        return "\n".join(lines) + "\n"
 
-    def specialize(self, buffer: bytes) -> str:
-        """The program's LLVM IR with every leaf global holding its value from ``buffer``."""
-        texts, slots = self._parts()
-        out = [texts[0]]
-        for (leaf, head, tail), text in zip(slots, texts[1:], strict=True):
-            scalar, offset = self._leaf_at[leaf]
-            out += [head, llvm_literal(scalar, buffer, offset), tail, text]
-        return "".join(out)
+    def specialize(self, buffer: bytes) -> tuple[str, tuple[str]]:
+        """The program's LLVM IR template and the values module for ``buffer``: what
+        ``jit.compile_ir(template, link=...)`` compiles into the specialization."""
+        self.prepare()
+        assert self.template is not None
+        return self.template, (self.values_module(buffer),)
 
     def with_template(self, template: str) -> SpecTable:
         """The same constants with another LLVM IR template (a variant of the program)."""
@@ -835,12 +825,13 @@ class SpecState:
         symbol: str,
         tag: str,
         buf: bytes,
-        build_ir: Callable[[], str],
+        build_ir: Callable[[], object],
         tune: bool = False,
         label: str = "variant",
     ) -> object:
         """JIT mode: the entry hook of a *variant* of the program (e.g. its kernel specialized
-        on a local size: ``build_ir()`` gives the variant's LLVM IR, with the leaf globals),
+        on a local size: ``build_ir()`` lowers it, ``launcher.Lowered``: its LLVM IR, with the
+        leaf globals, and whether it is width-dependent),
         specialized for the value set ``buf``. Variants are lowered once per ``tag``. With
         ``tune`` on a host with 512-bit vectors, a ``tuning.BuildTuner`` over the
         specialized code built with 512- and 256-bit vectors, as other variants get."""
@@ -852,16 +843,19 @@ class SpecState:
         with self._lock:
             table = self._variants.get(tag)
             if table is None:
-                table = self.table.with_template(build_ir())
+                lowered = build_ir()
+                table = self.table.with_template(lowered.ir)  # type: ignore[attr-defined]
+                table.width_dependent = lowered.width_dependent  # type: ignore[attr-defined]
                 self._variants[tag] = table
             key = None
             if self.program_key:
                 key = value_set_key(f"{self.program_key}/{tag}", buf)
-            ir_text = table.specialize(buf)
+            ir_text, link = table.specialize(buf)
 
             def build(vector_bits: int | None = None) -> object:
                 module = jit.compile_ir(
                     ir_text,
+                    link=link,
                     kernel_infos_json=self.kernel_infos_json,
                     cache_key=key,
                     disk_cache=self.disk_cache and key is not None,
@@ -870,7 +864,7 @@ class SpecState:
                 self._modules[(tag, buf, vector_bits)] = module  # type: ignore[index]
                 return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
 
-            if tune and jit.host_has_wide_vectors() and tuning.may_tune(ir_text):
+            if tune and jit.host_has_wide_vectors() and not table.width_dependent:
                 entry = tuning.BuildTuner(
                     [build, lambda: build(256)], label, ("512-bit", "256-bit")
                 )
@@ -887,8 +881,10 @@ class SpecState:
             module = self._modules.get(buf)
             if module is None:
                 key = value_set_key(self.program_key, buf) if self.program_key else None
+                ir_text, link = self.table.specialize(buf)
                 module = jit.compile_ir(
-                    self.table.specialize(buf),
+                    ir_text,
+                    link=link,
                     kernel_infos_json=self.kernel_infos_json,
                     cache_key=key,
                     disk_cache=self.disk_cache and key is not None,
@@ -910,10 +906,21 @@ class Collector:
 
     def __init__(self) -> None:
         self.table: SpecTable | None = None
+        #: leaf globals convert-spec-to-llvm defined (with their defaults) instead of declaring
+        self.defined_leaves: list[str] = []
 
     def __call__(self, pass_: object, module: object) -> None:
-        if getattr(pass_, "name", None) == "lower-spec-constants":
+        name = getattr(pass_, "name", None)
+        if name == "lower-spec-constants":
             self.table = collect(module, getattr(pass_, "mode", "native"))
+        elif name == "convert-spec-to-llvm":
+            from xdsl.dialects import llvm
+
+            self.defined_leaves = [
+                g.sym_name.data for g in module.ops  # type: ignore[attr-defined]
+                if isinstance(g, llvm.GlobalOp) and g.sym_name.data.startswith(GLOBAL_PREFIX)
+                and g.value is not None
+            ]
 
 
 def may_have_markers(text: str) -> bool:

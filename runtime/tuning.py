@@ -35,13 +35,12 @@ Every launch runs exactly once, on one build or the other; the builds compute th
 bit for bit unless the code lets LLVM reassociate, contract or approximate floating-point
 operations (``reassoc``/``fast``/``contract``/``afn`` flags; work-group reductions have
 ``reassoc``), whose results may then depend on the vector width: such kernels are not tuned
-(``may_tune``).
+(``width_dependent``, read from the flags of the lowered module's ops, not from printed IR).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -53,7 +52,7 @@ __all__ = [
     "WARMUP",
     "BuildTuner",
     "launches_to_settle",
-    "may_tune",
+    "width_dependent",
 ]
 
 _log = logging.getLogger(__name__)
@@ -70,7 +69,8 @@ RECHECK_FACTOR = 50.0
 #: the clock of the re-check deadlines (tests replace it)
 _now = time.perf_counter
 
-_WIDTH_DEPENDENT = re.compile(r"(?<![%@\w.\"])(reassoc|fast|contract|afn)\b")
+#: fast-math flags under which LLVM may compute other bits at another vector width
+_WIDTH_DEPENDENT = frozenset({"reassoc", "contract", "afn", "fast"})
 
 
 def launches_to_settle(builds: int = 2) -> int:
@@ -78,9 +78,19 @@ def launches_to_settle(builds: int = 2) -> int:
     return builds * (WARMUP + SAMPLES)
 
 
-def may_tune(ir_text: str) -> bool:
-    """Whether builds of this LLVM IR with different vector widths compute the same bits."""
-    return _WIDTH_DEPENDENT.search(ir_text) is None
+def width_dependent(module: object) -> bool:
+    """Whether builds of this (lowered) module with different vector widths may compute
+    different bits: an op carries a ``reassoc``/``contract``/``afn``/``fast`` fast-math flag
+    (``arith`` ``fastmath`` or ``llvm`` ``fastmathFlags``)."""
+    from xdsl.dialects import arith, llvm
+
+    for op in module.walk():  # type: ignore[attr-defined]
+        for attr in (*op.properties.values(), *op.attributes.values()):
+            if isinstance(attr, (arith.FastMathFlagsAttr, llvm.FastMathAttr)) and any(
+                f.value in _WIDTH_DEPENDENT for f in attr.data
+            ):
+                return True
+    return False
 
 
 class BuildTuner:

@@ -1,8 +1,13 @@
-"""Shared test set-up: every test gets its own on-disk kernel cache directory."""
+"""Shared test set-up: every test gets its own on-disk kernel cache directory, and the IR is
+verified after every pass of a compile (the default verifies input and output only)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+os.environ.setdefault("XMUX_VERIFY_EACH", "1")  # child processes of the tests inherit it
 
 
 @pytest.fixture(autouse=True)

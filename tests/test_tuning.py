@@ -88,12 +88,27 @@ def test_samples_of_a_round_share_one_global_size(monkeypatch) -> None:
     assert t.next_launch(small)[1] and t.sampling
 
 
-def test_reassociating_code_is_not_tuned() -> None:
-    assert tuning.may_tune("%r = fadd float %a, %b\n%s = fmul nnan float %r, %r")
-    assert not tuning.may_tune("%r = fadd reassoc float %a, %b")
-    assert not tuning.may_tune("%s = fmul contract float %r, %r")
-    assert not tuning.may_tune("%r = call fast float @llvm.sqrt.f32(float %a)")
-    assert tuning.may_tune('%"fast" = fadd float %a, %b ; @reassoc names are not flags')
+@pytest.mark.parametrize(
+    "op,dependent",
+    [
+        ("%r = arith.addf %a, %b : f32", False),
+        ("%r = arith.mulf %a, %b fastmath<nnan,ninf> : f32", False),
+        ("%r = arith.addf %a, %b fastmath<reassoc> : f32", True),
+        ("%r = arith.mulf %a, %b fastmath<contract> : f32", True),
+        ("%r = math.sqrt %a fastmath<fast> : f32", True),
+        ("%r = llvm.fadd %a, %b {fastmathFlags = #llvm.fastmath<afn>} : f32", True),
+        ('%r = arith.addf %a, %b {note = "reassoc fast"} : f32', False),  # not a flag
+    ],
+)
+def test_reassociating_code_is_not_tuned(op: str, dependent: bool) -> None:
+    """Read from the ops' fast-math flags (of the lowered module), not from printed IR."""
+    from xdsl.parser import Parser
+
+    from xmux.registry import make_context
+
+    text = f"func.func @f(%a: f32, %b: f32) {{\n  {op}\n  func.return\n}}"
+    module = Parser(make_context(), text).parse_module()
+    assert tuning.width_dependent(module) is dependent
 
 
 SCALE = """

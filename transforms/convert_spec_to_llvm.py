@@ -7,10 +7,13 @@ that the driver specializes; on the host the JIT is the driver. Every scalar lea
 default ``d``); ``spec.constant_composite`` becomes ``llvm.mlir.undef`` + ``llvm.insertvalue``
 (structs, arrays) or ``llvm.insertelement`` (vectors). LLVM folds a load from a constant global
 with a definitive initializer, so after the JIT's first instcombine the values are literals.
-One lowering serves every value set: the runtime (``runtime/spec_constants.py``) rewrites the
-globals' initializers in the emitted LLVM IR text and JIT-compiles again, instead of re-running
-the xDSL pipeline. The module-level records (``spec.property``, ``spec.default_values``) have
-no LLVM form and are dropped here (``xmux.compile`` reads them before this pass).
+With ``declare-leaves=true`` (what ``xmux.compile``'s native mode runs) the globals are
+external *declarations* instead: one lowering then serves every value set, the runtime
+(``runtime/spec_constants.py``) linking a small module that defines them with a value set's
+values (``SpecTable.values_module``) into the optimized template and JIT-compiling that,
+instead of re-running the xDSL pipeline; nothing edits the printed IR. The module-level
+records (``spec.property``, ``spec.default_values``) have no LLVM form and are dropped here
+(``xmux.compile`` reads them before this pass).
 
 Runs late (just before ``convert-to-llvm``) so the scheduling passes see pure ``spec.*`` ops
 (hoisted and re-computed freely) rather than loads. The values are materialized at the top of
@@ -21,7 +24,9 @@ buffer loads (``spec.buffer_load``, GEP from an entry-block argument) are hoiste
 Expects: ``lower-spec-constants`` has run (a marker left is an error). Guarantees: no
 ``spec.*`` ops and no ``spec.buffer_load`` marks left.
 
-Option ``values="N=v,M=w"`` sets leaves by numeric id (``true``/``false`` for ``i1``).
+Option ``values="N=v,M=w"`` sets leaves by numeric id (``true``/``false`` for ``i1``);
+``declare-leaves=true`` declares the leaf globals (no initializer, external linkage):
+``llvm.mlir.global external constant @"xmux.spec_constant.0"() {addr_space = 0 : i32} : i32``.
 
 Before::
 
@@ -106,6 +111,7 @@ class ConvertSpecToLLVM(ModulePass):
     name = "convert-spec-to-llvm"
 
     values: str = ""
+    declare_leaves: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         given = parse_values(self.values)
@@ -140,7 +146,9 @@ class ConvertSpecToLLVM(ModulePass):
                 f"convert-spec-to-llvm: no spec.constant with spec_id {unknown[0]} in the module"
             )
         globals_: list[Operation] = [
-            llvm.GlobalOp(v.type, _global_name(i), "internal", constant=True, value=v)
+            llvm.GlobalOp(v.type, _global_name(i), "external", constant=True)
+            if self.declare_leaves
+            else llvm.GlobalOp(v.type, _global_name(i), "internal", constant=True, value=v)
             for i, v in sorted(leaves.items())
         ]
         if globals_:

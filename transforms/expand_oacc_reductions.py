@@ -142,7 +142,7 @@ def _replace(op: Operation, b: Ops, value: SSAValue | None) -> None:
 def uses_capacity_buffer(module: ModuleOp, kernel: func.FuncOp) -> bool:
     """True when ``kernel`` (or a callee) reads a vector reduction buffer sized for the
     maximal work-group (its kernel has no required work-group size)."""
-    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    funcs = attrs.functions(module)
     return any(
         isinstance(o, memref.GetGlobalOp) and o.name_.root_reference.data.startswith(VECTOR_BUFFER)
         for n in reachable_functions(kernel, funcs)

@@ -186,7 +186,7 @@ def uses_sub_groups(f: func.FuncOp) -> bool:
 
 
 def _functions(module: ModuleOp) -> dict[str, func.FuncOp]:
-    return {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    return attrs.functions(module)
 
 
 def function_sub_group_sizes(

@@ -566,7 +566,7 @@ def reachable_functions(kernel: func.FuncOp, funcs: dict[str, func.FuncOp]) -> s
 
 def uses_work_group_collectives(module: ModuleOp, kernel: func.FuncOp) -> bool:
     """True when ``kernel`` or a function it calls has a work-group collective."""
-    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    funcs = attrs.functions(module)
     return any(
         any(is_work_group_collective(o) for o in funcs[n].walk())
         for n in reachable_functions(kernel, funcs)
@@ -574,7 +574,7 @@ def uses_work_group_collectives(module: ModuleOp, kernel: func.FuncOp) -> bool:
 
 
 def capacity(module: ModuleOp, users: Sequence[func.FuncOp]) -> int:
-    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    funcs = attrs.functions(module)
     kernels = attrs.entry_points(module)
     reach = {k.sym_name.data: reachable_functions(k, funcs) for k in kernels}
     cap = 1
@@ -589,7 +589,7 @@ def _exact_sizes(module: ModuleOp, users: Sequence[func.FuncOp]) -> dict[str, in
     """Per function with collectives: the work-group size (product) when every entry point
     reaching it requires the same one (the launcher then runs full groups of exactly that
     size), else None."""
-    funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+    funcs = attrs.functions(module)
     kernels = attrs.entry_points(module)
     reach = {k.sym_name.data: reachable_functions(k, funcs) for k in kernels}
     out: dict[str, int | None] = {}

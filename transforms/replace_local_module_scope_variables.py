@@ -279,7 +279,7 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
         if not local_globals:
             return
         layout = _layout(local_globals)
-        funcs = {f.sym_name.data: f for f in op.walk() if isinstance(f, func.FuncOp)}
+        funcs = attrs.functions(op)
 
         # direct uses per function
         uses: dict[str, list[memref.GetGlobalOp]] = {}

@@ -7,7 +7,8 @@ k(a, b, c, global_size=(n,), local_size=(256,))  # blocks until every work-group
 ```
 
 Compilation runs the kernel pipeline (``xmux.pipelines.cpu()`` unless ``pipeline=`` is given),
-verifying the IR after every pass, emits LLVM IR and JIT-compiles it. Compiled objects are
+verifying its input and output IR (after every pass in the checking mode or with
+``XMUX_VERIFY_EACH=1``), emits LLVM IR and JIT-compiles it. Compiled objects are
 cached in memory and on disk, keyed on the source text and the pipeline, so a warm cache skips
 the xDSL pipeline entirely.
 """
@@ -25,7 +26,7 @@ from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import abi, env
 from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
-from xmux.runtime.launcher import KernelLauncher, VariantSource
+from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
@@ -190,9 +191,16 @@ def kernel_infos(module, sub_group_size: int = 1) -> list[KernelInfo]:
     return infos
 
 
-def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
-    """Apply ``passes`` verifying after each; returns kernel metadata taken after marking.
-    ``observe(pass, module)``, when given, runs after each pass (to read records)."""
+def run_pipeline(module, passes, observe=None, verify_each: bool | None = None
+                 ) -> list[KernelInfo]:
+    """Apply ``passes``; returns kernel metadata taken after marking. ``observe(pass,
+    module)``, when given, runs after each pass (to read records).
+
+    The IR is verified after the last pass; after every pass (naming the pass whose output
+    does not verify) with ``verify_each``, by default in the checking mode (``XMUX_CHECKS=1``)
+    and with ``XMUX_VERIFY_EACH=1`` (the test suite sets it): xDSL's verifier run after each
+    of the ~20 passes cost as much as the whole pipeline otherwise (bench/compile_scaling.py).
+    """
     from xdsl.utils.exceptions import PassFailedException, VerifyException
 
     from xmux.pipelines import METADATA_PASSES
@@ -205,12 +213,15 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
          if p.name == "lower-sub-group-collectives"),
         1,
     )
+    if verify_each is None:
+        verify_each = env.flag("XMUX_VERIFY_EACH", False) or env.flag("XMUX_CHECKS", False)
     for p in passes:
         if infos is None and p.name not in METADATA_PASSES:
             infos = kernel_infos(module, sub_group_size)
         try:
             p.apply(ctx, module)
-            module.verify()
+            if verify_each:
+                module.verify()
         except (VerifyException, PassFailedException) as e:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
         if p.name == "expand-oacc-reductions" and infos is not None:
@@ -219,6 +230,15 @@ def run_pipeline(module, passes, observe=None) -> list[KernelInfo]:
             observe(p, module)
         if p.name == "work-item-loops" and infos is not None:
             _record_vector_schedules(module, infos)
+    if not verify_each and passes:
+        try:
+            module.verify()
+        except VerifyException as e:
+            names = ", ".join(p.name for p in passes)
+            raise XmuxError(
+                f"the IR after the pass pipeline ({names}) does not verify (XMUX_VERIFY_EACH=1 "
+                f"or checks=True verifies after every pass and names the pass): {e}"
+            ) from e
     return infos if infos is not None else kernel_infos(module, sub_group_size)
 
 
@@ -255,12 +275,13 @@ def _refresh_work_group_limits(module, infos: list[KernelInfo]) -> None:
             info.max_work_group_size = MAX_WORK_GROUP_SIZE
 
 
-def compile_to_llvm_ir(module, pipeline=None, observe=None) -> tuple[str, list[KernelInfo]]:
+def compile_to_llvm_ir(module, pipeline=None, observe=None, verify_each: bool | None = None
+                       ) -> tuple[str, list[KernelInfo]]:
     from xmux import pipelines
     from xmux.lowering.emit import emit_text
 
     passes = pipelines.cpu() if pipeline is None else list(pipeline)
-    infos = run_pipeline(module, passes, observe)
+    infos = run_pipeline(module, passes, observe, verify_each)
     return emit_text(module), infos
 
 
@@ -350,7 +371,7 @@ class Program:
             lambda local: self._variant_ir(info, local), base_key or None, use_cache
         )
 
-    def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> str:
+    def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
         from xdsl.dialects.builtin import ModuleOp
 
         from xmux.dialects import attrs
@@ -363,7 +384,10 @@ class Program:
         for f in attrs.entry_points(module):
             if f.sym_name.data == info.name:
                 attrs.set_reqd_work_group_size(f, local)
-        return compile_to_llvm_ir(module, pipeline)[0]
+        from xmux.runtime import tuning
+
+        ir_text = compile_to_llvm_ir(module, pipeline)[0]
+        return Lowered(ir_text, tuning.width_dependent(module))
 
     # -- specialization constants (docs/architecture.md, "Specialization constants") --------
 
@@ -582,11 +606,20 @@ def compile(  # noqa: A001 - the public name in the contract
     if callable(pipeline):
         pipeline = pipeline()
     collector = _spec.Collector()
-    ir_text, infos = compile_to_llvm_ir(module, pipeline, collector)
+    ir_text, infos = compile_to_llvm_ir(module, pipeline, collector, True if checks else None)
     table = collector.table
+    link: tuple[str, ...] = ()
     if table is not None:
         if table.mode == "native":
-            table.template = ir_text  # re-specialized by rewriting the leaf globals
+            if collector.defined_leaves:
+                raise XmuxError(
+                    "xmux.compile: the pipeline defines the specialization constants' leaf "
+                    f"globals (@\"{collector.defined_leaves[0]}\", ...) with their defaults, "
+                    "so no value could be set; lower them with convert-spec-to-llvm"
+                    "{declare-leaves=true} (xmux.pipelines.cpu() does in native mode)"
+                )
+            table.template = ir_text  # specialized by linking in each value set's values
+            link = (table.values_module(table.default_values),)
         if key is not None:
             _spec.save_table(key, table, cache_dir)  # before the object: a hit has both
     if not infos:
@@ -596,7 +629,7 @@ def compile(  # noqa: A001 - the public name in the contract
         )
     infos_json = dump_kernel_infos(infos)
     compiled = jit.compile_ir(
-        ir_text, kernel_infos_json=infos_json, cache_key=key, disk_cache=use_cache
+        ir_text, kernel_infos_json=infos_json, cache_key=key, disk_cache=use_cache, link=link
     )
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
     prog = Program(compiled, infos, threads, ir_text, spec)

@@ -73,11 +73,16 @@ def cpu(
     oacc_target: str = "cpu",
     check_plan: bool | None = None,
     checks: bool | None = None,
+    declare_spec_leaves: bool | None = None,
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
     JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
+    ``declare_spec_leaves`` (default: on in native mode) is convert-spec-to-llvm's
+    ``declare-leaves``: the leaf globals are declarations whose values ``xmux.compile``'s
+    runtime links in per value set; off, they are defined with their defaults (a module that
+    runs as it is, what xmux-run needs).
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
@@ -99,8 +104,11 @@ def cpu(
         raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
     if oacc_target not in OACC_TARGETS:
         raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
+    if declare_spec_leaves is None:
+        declare_spec_leaves = spec_constants == "native"
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants},
+        "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         "expand-oacc-reductions": {"target": oacc_target},
     }

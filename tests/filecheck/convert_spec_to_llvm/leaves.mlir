@@ -1,5 +1,6 @@
 // RUN: xmux-opt %s -p 'convert-spec-to-llvm' | filecheck %s
 // RUN: xmux-opt %s -p 'convert-spec-to-llvm{values="0=7,2=-0.5,3=false"}' | filecheck %s --check-prefix=VALUES
+// RUN: xmux-opt %s -p 'convert-spec-to-llvm{declare-leaves=true}' | filecheck %s --check-prefix=DECLARED
 
 // The host's native form: one internal constant global per leaf id holding its value (the
 // default, or the values option), read with llvm.load; composites become undef +
@@ -18,6 +19,15 @@ spec.default_values "0x2A000000"
 // VALUES-NEXT: llvm.mlir.global internal constant @xmux.spec_constant.1(1.000000e+00 : f32) {addr_space = 0 : i32} : f32
 // VALUES-NEXT: llvm.mlir.global internal constant @xmux.spec_constant.2(-5.000000e-01 : f64) {addr_space = 0 : i32} : f64
 // VALUES-NEXT: llvm.mlir.global internal constant @xmux.spec_constant.3(false) {addr_space = 0 : i32} : i1
+// With declare-leaves (xmux.compile's native mode) the leaves are declarations: the runtime
+// links a module defining them with a value set's values; the reads are the same.
+// DECLARED:      llvm.mlir.global external constant @xmux.spec_constant.0() {addr_space = 0 : i32} : i32
+// DECLARED-NEXT: llvm.mlir.global external constant @xmux.spec_constant.1() {addr_space = 0 : i32} : f32
+// DECLARED-NEXT: llvm.mlir.global external constant @xmux.spec_constant.2() {addr_space = 0 : i32} : f64
+// DECLARED-NEXT: llvm.mlir.global external constant @xmux.spec_constant.3() {addr_space = 0 : i32} : i1
+// DECLARED-LABEL: func.func @k
+// DECLARED-NEXT:    %0 = llvm.mlir.addressof @xmux.spec_constant.0 : !llvm.ptr
+// DECLARED-NEXT:    %x = llvm.load %0 : !llvm.ptr -> i32
 
 // CHECK-LABEL: func.func @k
 // CHECK-NEXT:    %0 = llvm.mlir.addressof @xmux.spec_constant.0 : !llvm.ptr
