@@ -11,6 +11,7 @@ process; one launch at a time reports them (a concurrent launch may see another'
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 from dataclasses import dataclass
 
@@ -69,6 +70,15 @@ def _failed(msg: int, rank: int, i0: int, i1: int, i2: int, s0: int, s1: int, s2
         text = ctypes.string_at(msg).decode(errors="replace")
         n = min(rank, 3)
         _first = Failure(text, (i0, i1, i2)[:n], (s0, s1, s2)[:n], (l0, l1, l2), (g0, g1, g2))
+
+
+def _fresh_lock_after_fork() -> None:
+    global _lock
+    _lock = threading.Lock()  # a child forked during a report (runtime/forksafe.py)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_after_fork)
 
 
 def install() -> None:

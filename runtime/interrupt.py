@@ -178,9 +178,11 @@ def cancel_main_launch() -> None:
 
 
 def _after_fork_in_child() -> None:
-    global _MAIN
-    # the forking thread is the child's only thread
+    global _MAIN, _lock
+    # the forking thread is the child's only thread; a lock held by another at the fork
+    # would stay held (runtime/forksafe.py)
     _MAIN = threading.get_ident()
+    _lock = threading.Lock()
 
 
 atexit.register(disarm)

@@ -45,7 +45,6 @@ import math
 import os
 import struct
 import tempfile
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +53,7 @@ from typing import NamedTuple
 import numpy as np
 
 from xmux.errors import XmuxError
+from xmux.runtime import forksafe
 
 #: Leaf id of padding descriptors (the reference runtime skips this magic value).
 PADDING_ID = 0xFFFFFFFF
@@ -735,7 +735,7 @@ class SpecState:
         #: kernel did while it is unchanged (``_resolved``: kernel -> (version, target))
         self._version = 0
         self._resolved: dict[str, tuple[int, LaunchTarget]] = {}
-        self._lock = threading.Lock()
+        self._lock = forksafe.lock(self)
         self._modules: dict[object, object] = {}  # value set (, variant tag, width) -> module
         self._entries: dict[tuple[str, bytes], object] = {}
         self._buffers: dict[bytes, tuple[np.ndarray, int]] = {}  # blob -> (buffer, address)

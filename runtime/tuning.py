@@ -41,9 +41,10 @@ operations (``reassoc``/``fast``/``contract``/``afn`` flags; work-group reductio
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
+
+from xmux.runtime import forksafe
 
 __all__ = [
     "RECHECK_FACTOR",
@@ -123,7 +124,7 @@ class BuildTuner:
         self._rounds = 0
         self._last = -1
         self._size: object = None
-        self._lock = threading.Lock()
+        self._lock = forksafe.lock(self)
 
     @property
     def sampling(self) -> bool:

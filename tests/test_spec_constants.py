@@ -672,3 +672,79 @@ def test_a_zero_default_float_takes_the_values_set(mode, ft):
     s_slot = next(s[4] for s in r.slots if s[0] == "s" and s[3] == "float")
     assert np.signbit(floats[x_slot]) and floats[x_slot] == 0
     assert not np.signbit(floats[s_slot]) and floats[s_slot] == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Every scalar type and special value, alone and inside nested composites, both modes
+# (issue 20): defaults, then set values, then per-launch values over them, compared exactly
+# (integers in their signed reading, floats by bit pattern).
+# ---------------------------------------------------------------------------------------
+
+_INF, _NAN = float("inf"), float("nan")
+SPECIALS: dict[str, tuple[rt.Scalar, list[object]]] = {
+    "b": (BOOL, [False, True, 1, 0]),
+    "i8": (I8, [-128, 127, 255, -1, 0]),
+    "i16": (I16, [-(2**15), 2**15 - 1, 2**16 - 1, 7]),
+    "i32": (I32, [-(2**31), 2**31 - 1, 2**32 - 1, 2**31]),
+    "i64": (I64, [-(2**63), 2**63 - 1, 2**64 - 1, 2**63]),
+    "f16": (F16, [0.0, -0.0, _INF, -_INF, _NAN, 2.0**-24, 65504.0, -65504.0, 2.0**-14]),
+    "f32": (F32, [0.0, -0.0, _INF, -_INF, _NAN, 2.0**-149, 3.4028234663852886e38, 2.0**-126]),
+    "f64": (F64, [0.0, -0.0, _INF, -_INF, _NAN, 5e-324, 1.7976931348623157e308, -2.2e-308]),
+}
+
+
+def _nested(t: rt.Scalar) -> rt.SpecType:
+    """T inside an array of structs inside a struct (padding around it for small T)."""
+    return rt.Struct((I8, rt.Array(2, rt.Struct((t, I16))), t))
+
+
+def _nested_value(x: object, y: object) -> tuple:
+    return (5, ((x, 1), (y, 2)), x)
+
+
+def _bits(t: rt.Scalar, v: object) -> int:
+    """What the reader stores for ``v``: i64 (extsi / extui for i1) or f64 (extf) bits."""
+    if t.kind == "int":
+        if t.bits == 1:
+            return int(bool(v))
+        u = int(v) % (1 << t.bits)
+        return u - (1 << t.bits) if u >> (t.bits - 1) else u
+    return int(np.asarray(v, dtype=t.dtype).astype(np.float64).view(np.int64))
+
+
+def _check_bits(r: Reader, values: dict[str, object], **call) -> None:
+    ints, floats = r.run(**call)
+    for sid, (t, default) in r.consts.items():
+        v = values.get(sid, default)
+        slots = [s for s in r.slots if s[0] == sid]
+        for (path, leaf, x), slot in zip(_leaves(t, v), slots, strict=True):
+            got = int(ints[slot[4]]) if slot[3] == "int" else int(floats[slot[4]:][:1].view(
+                np.int64)[0])
+            assert got == _bits(leaf, x), (sid, path, x, hex(got), hex(_bits(leaf, x)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_scalar_type_and_special_value(mode):
+    defaults = {
+        name: (t, vals[0] if t.kind == "int" or vals[0] == vals[0] else 0.0)
+        for name, (t, vals) in SPECIALS.items()
+    }
+    consts = dict(defaults)
+    consts.update({f"{name}_in": (_nested(t), _nested_value(d, d))
+                   for name, (t, d) in defaults.items()})
+    r = Reader(consts, mode)
+    _check_bits(r, {})
+    rounds = max(len(v) for _, v in SPECIALS.values())
+    for k in range(rounds):
+        values: dict[str, object] = {}
+        for name, (_t, vals) in SPECIALS.items():
+            x, y = vals[k % len(vals)], vals[(k + 1) % len(vals)]
+            values[name] = x
+            values[f"{name}_in"] = _nested_value(x, y)
+        for sid, v in values.items():
+            r.prog.set_spec_constant(sid, v)
+        _check_bits(r, values)
+        # per-launch values over the set ones, then the set ones again
+        call = {name: vals[(k + 2) % len(vals)] for name, (_t, vals) in SPECIALS.items()}
+        _check_bits(r, {**values, **call}, spec_constants=call)
+        _check_bits(r, values)
