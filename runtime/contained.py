@@ -112,6 +112,15 @@ def in_process() -> bool:
     return env.flag("XMUX_LLVM_IN_PROCESS", False) or not hasattr(os, "fork")
 
 
+#: set in a forked child: LLVM options set there die with it (``in_forked_child``)
+_IN_CHILD = False
+
+
+def in_forked_child() -> bool:
+    """Whether this is a child of ``run_forked`` (a global LLVM option may be set here)."""
+    return _IN_CHILD
+
+
 def run_forked(fn: Callable[[], T]) -> T:
     """``fn()`` in a forked child (see the module docstring); its stderr is replayed here."""
     if in_process():
@@ -121,6 +130,8 @@ def run_forked(fn: Callable[[], T]) -> T:
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:  # the child: no Python-level cleanup, no return
+            global _IN_CHILD
+            _IN_CHILD = True
             status = 0
             try:
                 os.close(read_end)

@@ -40,7 +40,7 @@ import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
 from xmux.runtime import env
-from xmux.runtime.contained import ChildStuck, LLVMAborted, run_forked
+from xmux.runtime.contained import ChildStuck, LLVMAborted, in_forked_child, run_forked
 
 T = TypeVar("T")
 
@@ -233,6 +233,28 @@ def _optimize(
     pto.loop_unrolling = True
     pb = llvm.create_pass_builder(machine or t.machine, pto)
     pb.getModulePassManager().run(mod, pb)
+
+
+#: LLVM IR instructions of a function above which code generation skips the pre-RA machine
+#: scheduler (bench/compile_scaling.py: it grows faster than linearly with the size of a
+#: block: a 64k-instruction kernel spent 30 s in code generation, 14 s without it)
+HUGE_FUNCTION = 20_000
+
+
+def _limit_huge_codegen(mod: llvm.ModuleRef) -> None:
+    """Code generation of a module with a huge function: no pre-RA machine scheduling. A
+    global LLVM option, so only in a forked compile child, where it dies with the child."""
+    if not in_forked_child():
+        return
+    for f in mod.functions:
+        if f.is_declaration:
+            continue
+        size = 0
+        for block in f.blocks:
+            size += sum(1 for _ in block.instructions)
+        if size > HUGE_FUNCTION:
+            llvm.set_option("", "-enable-misched=false")
+            return
 
 
 def _kernel_names(kernel_infos_json: str) -> str:
@@ -544,6 +566,7 @@ def compile_ir(
         def build(vectorize: bool) -> tuple[bytes, list[str], list[str]]:
             mod = _parse_linked(ir_text, link)
             _optimize(mod, machine, vectorize)
+            _limit_huge_codegen(mod)
             # after O3: dead declarations are gone, libcalls added
             return machine.emit_object(mod), _externals(mod), _exports(mod)
 

@@ -257,3 +257,32 @@ def test_target_fingerprint_and_helpers():
     assert "mul i64 %x, 3" in opt and "@helper" not in opt  # O3 dropped the dead helper
     asm = jit.assembly(_ir())
     assert "scale:" in asm
+
+
+def test_a_huge_function_compiles_without_the_machine_scheduler(monkeypatch):
+    """Code generation of a function above ``HUGE_FUNCTION`` instructions skips the pre-RA
+    machine scheduler (superlinear in a block's size; bench/compile_scaling.py): set in the
+    compile child only, where the global LLVM option dies with it; the code is right."""
+    monkeypatch.setattr(jit, "HUGE_FUNCTION", 1)
+    jm = jit.compile_ir(_ir(), disk_cache=False)
+    assert _scale(jm)(14) == 42
+    seen = []
+    monkeypatch.setattr(jit.llvm, "set_option", lambda *a: seen.append(a))
+    mod = jit._parse(_ir())
+    jit._limit_huge_codegen(mod)  # in this process: never a global option
+    assert seen == []
+
+
+def test_linked_values_become_internal_and_fold():
+    """``link=``: a module defining what the main one declares (a specialization's values)."""
+    main = (
+        "@v = external constant i64\n"
+        "define i64 @get() {\n  %x = load i64, ptr @v\n  ret i64 %x\n}\n"
+    )
+    values = "@v = constant i64 1234\n"
+    jm = jit.compile_ir(main, link=(values,), disk_cache=False)
+    assert ctypes.CFUNCTYPE(ctypes.c_int64)(jm.address("get"))() == 1234
+    assert "v" not in jm.exports  # internal after linking
+    assert "1234" in jit.optimized_ir(main, link=(values,))  # folded as a literal
+    other = jit.compile_ir(main, link=("@v = constant i64 7\n",), disk_cache=False)
+    assert ctypes.CFUNCTYPE(ctypes.c_int64)(other.address("get"))() == 7  # keyed on the link
