@@ -534,3 +534,33 @@ def test_a_signless_integer_out_of_both_readings_is_refused_alike(value):
     with pytest.raises(xmux.XmuxError, match=r"does not fit in i32 \(a signless integer takes "
                        r"-2147483648 \.\. 4294967295\)"):
         k(out, 0, global_size=(1,), spec_constants={"n": value})
+
+
+def test_xmux_run_runs_a_host_only_main_once(tmp_path, capsys):
+    """A module whose @main uses no acc or mux op was taken for a kernel (transfer-kernel-
+    metadata's public-function rule) and printed its memref once per work-item, millions of
+    times; @main is the host entry point, run once, as mlir-runner runs it."""
+    from xmux.runtime import runner
+
+    path = tmp_path / "host.mlir"
+    path.write_text("""
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @main() {
+  %m = memref.alloc() : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 1.5 : f32
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.store %v, %m[%i] : memref<4xf32>
+  }
+  %u = "memref.cast"(%m) : (memref<4xf32>) -> memref<*xf32>
+  func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  memref.dealloc %m : memref<4xf32>
+  func.return
+}
+""")
+    assert runner.main([str(path)]) == 0
+    out, _ = capsys.readouterr()
+    assert out.count("Unranked Memref") == 1
+    assert "[1.5,  1.5,  1.5,  1.5]" in out

@@ -8,8 +8,10 @@ calling convention. MLIR has neither, so the kernels are, in this order of prefe
    ``!opencl.kernels`` list), if any;
 2. else the targets of the module's ``mux.launch`` ops (host code names its kernels);
 3. else every public ``func.func`` with a body and no results that no function of the
-   module calls and that launches nothing (the analogue of the kernel calling convention:
-   kernels return void; called helpers and host functions are not kernels).
+   module calls, that launches nothing and that is not ``@main`` (the analogue of the kernel
+   calling convention: kernels return void; called helpers and host functions are not
+   kernels, and ``@main`` is the host entry point mlir-runner and xmux-run call: a host-only
+   program taken for a kernel ran once per work-item).
 
 Each kernel gets what encode-kernel-metadata gives one kernel (``mux.kernel =
 "entry_point"``, ``mux.reqd_work_group_size`` from ``local-sizes`` unless already set,
@@ -49,6 +51,9 @@ from xmux.transforms.encode_kernel_metadata import (
     module_functions,
 )
 
+#: the host entry point (mlir-runner's and xmux-run's): never a kernel by rule 3
+HOST_MAIN = "main"
+
 
 def find_kernels(
     module: ModuleOp, pass_name: str = "transfer-kernel-metadata"
@@ -79,6 +84,7 @@ def find_kernels(
         and not f.function_type.outputs.data
         and (f.sym_visibility is None or f.sym_visibility.data == "public")
         and f.sym_name.data not in called
+        and f.sym_name.data != HOST_MAIN
         and not any(isinstance(o, mux.LaunchOp) for o in f.walk())
     ]
 
