@@ -89,6 +89,10 @@ class ReductionKind(StrEnum):
     XOR = "xor"
     LAND = "land"
     LOR = "lor"
+    #: integer max / min of the unsigned values (an ``acc`` max/min recipe whose combiner is
+    #: ``arith.maxui`` / ``arith.minui``)
+    UMAX = "umax"
+    UMIN = "umin"
 
 
 #: Which kinds of type each operator accepts: "int" (not i1), "bool" (i1), "float", "complex".
@@ -97,6 +101,8 @@ VALID_TYPE_CLASSES: dict[ReductionKind, frozenset[str]] = {
     ReductionKind.MUL: frozenset({"int", "float", "complex"}),
     ReductionKind.MAX: frozenset({"int", "float"}),
     ReductionKind.MIN: frozenset({"int", "float"}),
+    ReductionKind.UMAX: frozenset({"int", "bool"}),
+    ReductionKind.UMIN: frozenset({"int", "bool"}),
     ReductionKind.AND: frozenset({"int", "bool"}),
     ReductionKind.OR: frozenset({"int", "bool"}),
     ReductionKind.XOR: frozenset({"int", "bool"}),

@@ -771,3 +771,91 @@ def test_reference_values() -> None:
     assert fold("iand", "i32", -1, np.array([6, 3])) == 2
     assert fold("land", "f32", 5, np.array([1.0, 0.0])) == 0.0
     assert schedule_sum("gang", "host") == 4096 * N_SCHED * (N_SCHED + 1) // 2
+
+
+
+UNSIGNED_REDUCTION = """module {
+  acc.reduction.recipe @KIND_i32 : memref<i32> reduction_operator <OPK> init {
+  ^bb0(%arg0: memref<i32>):
+    %id = arith.constant IDENT : i32
+    %p = memref.alloca() : memref<i32>
+    memref.store %id, %p[] : memref<i32>
+    acc.yield %p : memref<i32>
+  } combiner {
+  ^bb0(%a: memref<i32>, %b: memref<i32>):
+    %0 = memref.load %a[] : memref<i32>
+    %1 = memref.load %b[] : memref<i32>
+    %2 = arith.COMB %0, %1 : i32
+    memref.store %2, %a[] : memref<i32>
+    acc.yield %a : memref<i32>
+  }
+  "memref.global"() <{sym_name = "vals", sym_visibility = "private", type = memref<6xi32>,
+      initial_value = dense<[0, -1294967296, 7, 1, -5, 2000000000]> : tensor<6xi32>,
+      constant}> : () -> ()
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 6 : index
+    %ng = arith.constant 2 : i32
+    %vl = arith.constant VL : i32
+    %x = memref.alloc(%n) : memref<?xi32>
+    %g = memref.get_global @vals : memref<6xi32>
+    %r = memref.alloc() : memref<i32>
+    %start = arith.constant START : i32
+    memref.store %start, %r[] : memref<i32>
+    scf.for %i = %c0 to %n step %c1 {
+      %v = memref.load %g[%i] : memref<6xi32>
+      memref.store %v, %x[%i] : memref<?xi32>
+    }
+    %xin = acc.copyin varPtr(%x : memref<?xi32>) -> memref<?xi32> {name = "x"}
+    %s = acc.copyin varPtr(%r : memref<i32>) -> memref<i32>
+        {dataClause = #acc<data_clause acc_copy>, name = "r"}
+    %red = acc.reduction varPtr(%s : memref<i32>) recipe(@KIND_i32) -> memref<i32>
+        {name = "r"}
+    acc.parallel dataOperands(%xin, %s : memref<?xi32>, memref<i32>) num_gangs({%ng : i32})
+        vector_length(%vl : i32) {
+      acc.loop gang vector reduction(%red : memref<i32>) control(%i : index) = (%c0 : index)
+          to (%n : index) step (%c1 : index) {
+        %v = memref.load %xin[%i] : memref<?xi32>
+        %acc = memref.load %red[] : memref<i32>
+        %t = arith.COMB %acc, %v : i32
+        memref.store %t, %red[] : memref<i32>
+        acc.yield
+      } attributes {independent = [#acc.device_type<none>]}
+      acc.yield
+    }
+    acc.copyout accPtr(%s : memref<i32>) to varPtr(%r : memref<i32>)
+        {dataClause = #acc<data_clause acc_copy>, name = "r"}
+    %u = "memref.cast"(%r) : (memref<i32>) -> memref<*xi32>
+    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    func.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "host"])
+@pytest.mark.parametrize("vl", [1, 32])
+@pytest.mark.parametrize(
+    "opk,comb,ident,name,want",
+    [
+        ("max", "maxui", "0", "umax", 4294967291),  # -5 read unsigned
+        ("min", "minui", "-1", "umin", 0),
+        ("max", "maxsi", "-2147483648", "smax", 2000000000),
+        ("min", "minsi", "2147483647", "smin", -1294967296),  # 3000000000u read signed
+    ],
+)
+def test_max_min_reductions_follow_the_recipe_combiner(tmp_path, capsys, target, vl, opk, comb,
+                                                       ident, name, want):
+    """Upstream's operator enum has one max and one min; an arith.maxui / minui combiner makes
+    the reduction unsigned (it reduced signed: {0, 3000000000u} gave 0)."""
+    from xmux.runtime import runner
+
+    src = (UNSIGNED_REDUCTION.replace("OPK", opk).replace("KIND", name).replace("COMB", comb)
+           .replace("IDENT", ident).replace("START", ident).replace("VL", str(vl)))
+    path = tmp_path / "red.mlir"
+    path.write_text(src)
+    assert runner.main([f"--oacc-target={target}", str(path)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert out == f"[{np.int32(np.uint32(want & 0xFFFFFFFF))}]"

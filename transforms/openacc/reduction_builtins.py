@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import acc, func, memref
+from xdsl.dialects import acc, arith, func, memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -82,7 +82,7 @@ def reduction_info(red: SSAValue, module_recipes: dict[str, Operation], where: s
         raise unsupported(f"reduction operator '{opk.value}' (acc.reduction.recipe @{rname})")
     if opk not in _KINDS:
         raise err(f"acc.reduction.recipe @{rname}: reduction operator '{opk.value}' is invalid")
-    kind = _KINDS[opk]
+    kind = _unsigned(_KINDS[opk], recipe)
     try:
         oacc.check_reduction_type(
             kind, elem, f"reduction of '{name}' (acc.reduction.recipe @{rname}, {opk.value})"
@@ -90,6 +90,18 @@ def reduction_info(red: SSAValue, module_recipes: dict[str, Operation], where: s
     except VerifyException as e:
         raise err(str(e)) from None
     return Red(kind, elem, name, rname)
+
+
+def _unsigned(kind: ReductionKind, recipe: acc.ReductionRecipeOp) -> ReductionKind:
+    """An integer max/min whose recipe combines with ``arith.maxui`` / ``arith.minui``
+    reduces the unsigned values (upstream's operator enum has one ``max`` for both; the
+    combiner says which)."""
+    combiner = {type(o) for o in recipe.combiner_region.walk()}
+    if kind == ReductionKind.MAX and arith.MaxUIOp in combiner:
+        return ReductionKind.UMAX
+    if kind == ReductionKind.MIN and arith.MinUIOp in combiner:
+        return ReductionKind.UMIN
+    return kind
 
 
 def _check_recipe_regions(recipe: acc.ReductionRecipeOp, rname: str) -> None:

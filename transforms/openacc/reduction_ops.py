@@ -59,12 +59,14 @@ def init_value(kind: ReductionKind, t: Attribute) -> int | float | tuple[float, 
     assert isinstance(t, IntegerType)
     w = t.width.data
     if w == 1:
-        return int(kind in (R.AND, R.LAND, R.MUL))
+        return int(kind in (R.AND, R.LAND, R.MUL, R.UMIN))
     return {
         R.ADD: 0,
         R.MUL: 1,
         R.MAX: -(1 << (w - 1)),
         R.MIN: (1 << (w - 1)) - 1,
+        R.UMAX: 0,
+        R.UMIN: -1,  # all ones
         R.AND: -1,
         R.OR: 0,
         R.XOR: 0,
@@ -104,6 +106,8 @@ _INT_OPS: dict[ReductionKind, type[Operation]] = {
     R.MUL: arith.MuliOp,
     R.MAX: arith.MaxSIOp,
     R.MIN: arith.MinSIOp,
+    R.UMAX: arith.MaxUIOp,
+    R.UMIN: arith.MinUIOp,
     R.AND: arith.AndIOp,
     R.OR: arith.OrIOp,
     R.XOR: arith.XOrIOp,
@@ -191,8 +195,10 @@ def raw_from_parts(b: Ops, vs: Sequence[SSAValue], t: Attribute) -> SSAValue:
 # Atomics and locks
 # ---------------------------------------------------------------------------------------
 
-_INT_RMW = {R.ADD: "add", R.MAX: "max", R.MIN: "min", R.AND: "and", R.OR: "or", R.XOR: "xor"}
-_BOOL_RMW = {R.AND: "and", R.OR: "or", R.XOR: "xor", R.LAND: "and", R.LOR: "or"}
+_INT_RMW = {R.ADD: "add", R.MAX: "max", R.MIN: "min", R.UMAX: "umax", R.UMIN: "umin",
+            R.AND: "and", R.OR: "or", R.XOR: "xor"}
+_BOOL_RMW = {R.AND: "and", R.OR: "or", R.XOR: "xor", R.LAND: "and", R.LOR: "or",
+             R.UMAX: "or", R.UMIN: "and"}
 _FLOAT_RMW = {R.ADD: "fadd", R.MAX: "fmax", R.MIN: "fmin"}
 
 
