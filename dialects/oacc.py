@@ -93,6 +93,9 @@ class ReductionKind(StrEnum):
     #: ``arith.maxui`` / ``arith.minui``)
     UMAX = "umax"
     UMIN = "umin"
+    #: Fortran's .eqv. / .neqv. on logicals (non-zero = true); the result is 0 or 1
+    EQV = "eqv"
+    NEQV = "neqv"
 
 
 #: Which kinds of type each operator accepts: "int" (not i1), "bool" (i1), "float", "complex".
@@ -103,6 +106,8 @@ VALID_TYPE_CLASSES: dict[ReductionKind, frozenset[str]] = {
     ReductionKind.MIN: frozenset({"int", "float"}),
     ReductionKind.UMAX: frozenset({"int", "bool"}),
     ReductionKind.UMIN: frozenset({"int", "bool"}),
+    ReductionKind.EQV: frozenset({"int", "bool"}),
+    ReductionKind.NEQV: frozenset({"int", "bool"}),
     ReductionKind.AND: frozenset({"int", "bool"}),
     ReductionKind.OR: frozenset({"int", "bool"}),
     ReductionKind.XOR: frozenset({"int", "bool"}),

@@ -859,3 +859,37 @@ def test_max_min_reductions_follow_the_recipe_combiner(tmp_path, capsys, target,
     assert runner.main([f"--oacc-target={target}", str(path)]) == 0
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert out == f"[{np.int32(np.uint32(want & 0xFFFFFFFF))}]"
+
+
+def _logical_reduction(pred: str, opk: str, start: int, vl: int) -> str:
+    """UNSIGNED_REDUCTION with Fortran's .eqv. / .neqv. (on i32 logicals) as the operation."""
+    def logic(a: str, b: str, out: str) -> str:
+        return (f"%z_{out} = arith.constant 0 : i32\n"
+                f"    %a_{out} = arith.cmpi ne, {a}, %z_{out} : i32\n"
+                f"    %b_{out} = arith.cmpi ne, {b}, %z_{out} : i32\n"
+                f"    %e_{out} = arith.cmpi {pred}, %a_{out}, %b_{out} : i1\n"
+                f"    %{out} = arith.extui %e_{out} : i1 to i32")
+    src = UNSIGNED_REDUCTION.replace("%2 = arith.COMB %0, %1 : i32", logic("%0", "%1", "2"))
+    src = src.replace("%t = arith.COMB %acc, %v : i32", logic("%acc", "%v", "t"))
+    ident = "1" if opk == "eqv" else "0"
+    return (src.replace("OPK", opk).replace("KIND", opk).replace("IDENT", ident)
+            .replace("START", str(start)).replace("VL", str(vl)))
+
+
+@pytest.mark.parametrize("target", ["cpu", "host"])
+@pytest.mark.parametrize("vl", [1, 32])
+@pytest.mark.parametrize("opk,pred", [("eqv", "eq"), ("neqv", "ne")])
+@pytest.mark.parametrize("start", [0, 1, 9])
+def test_eqv_and_neqv_reductions(tmp_path, capsys, target, vl, opk, pred, start):
+    """.eqv. / .neqv. reductions (they were rejected): the logical equivalence / difference of
+    the initial value and every element, non-zero being true, the result 0 or 1."""
+    from xmux.runtime import runner
+
+    values = [0, -1294967296, 7, 1, -5, 2000000000]
+    want = bool(start)
+    for v in values:
+        want = (want == bool(v)) if opk == "eqv" else (want != bool(v))
+    path = tmp_path / "red.mlir"
+    path.write_text(_logical_reduction(pred, opk, start, vl))
+    assert runner.main([f"--oacc-target={target}", str(path)]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == f"[{int(want)}]"

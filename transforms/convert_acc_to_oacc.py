@@ -97,11 +97,11 @@ local_size(%c1, %c4)``)::
     }
 
 Recipes: ``acc.reduction.recipe``'s operator gives the kind (iand -> and, ior -> or, xor,
-land, lor, add, mul, max, min); its type is the variable's ``memref<T>`` or ``T``; the
+land, lor, eqv, neqv, add, mul, max, min; max/min -> umax/umin when the combiner is
+``arith.maxui``/``arith.minui``); its type is the variable's ``memref<T>`` or ``T``; the
 identity is recomputed by the expansion (the init region is type-checked only). Errors name
 the op, recipe or variable: no recipe, operator invalid for the type, mismatched recipe
-types, eqv/neqv, ``acc.kernels``, unsupported clauses. Modules without ``acc``
-ops are left unchanged.
+types, ``acc.kernels``, unsupported clauses. Modules without ``acc`` ops are left unchanged.
 """
 
 from __future__ import annotations

@@ -25,6 +25,8 @@ _KINDS: dict[acc.ReductionOpKind, ReductionKind] = {
     acc.ReductionOpKind.XOR: ReductionKind.XOR,
     acc.ReductionOpKind.LAND: ReductionKind.LAND,
     acc.ReductionOpKind.LOR: ReductionKind.LOR,
+    acc.ReductionOpKind.EQV: ReductionKind.EQV,
+    acc.ReductionOpKind.NEQV: ReductionKind.NEQV,
 }
 
 
@@ -78,8 +80,6 @@ def reduction_info(red: SSAValue, module_recipes: dict[str, Operation], where: s
         )
     _check_recipe_regions(recipe, rname)
     opk = recipe.reduction_operator.data
-    if opk in (acc.ReductionOpKind.EQV, acc.ReductionOpKind.NEQV):
-        raise unsupported(f"reduction operator '{opk.value}' (acc.reduction.recipe @{rname})")
     if opk not in _KINDS:
         raise err(f"acc.reduction.recipe @{rname}: reduction operator '{opk.value}' is invalid")
     kind = _unsigned(_KINDS[opk], recipe)

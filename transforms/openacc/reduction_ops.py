@@ -59,7 +59,7 @@ def init_value(kind: ReductionKind, t: Attribute) -> int | float | tuple[float, 
     assert isinstance(t, IntegerType)
     w = t.width.data
     if w == 1:
-        return int(kind in (R.AND, R.LAND, R.MUL, R.UMIN))
+        return int(kind in (R.AND, R.LAND, R.MUL, R.UMIN, R.EQV))
     return {
         R.ADD: 0,
         R.MUL: 1,
@@ -72,6 +72,8 @@ def init_value(kind: ReductionKind, t: Attribute) -> int | float | tuple[float, 
         R.XOR: 0,
         R.LAND: 1,
         R.LOR: 0,
+        R.EQV: 1,
+        R.NEQV: 0,
     }[kind]
 
 
@@ -125,6 +127,9 @@ def combine_scalar(b: Ops, kind: ReductionKind, x: SSAValue, y: SSAValue) -> SSA
     if kind in (R.LAND, R.LOR):
         op = arith.AndIOp if kind == R.LAND else arith.OrIOp
         return _from_truth(b, b(op(_truth(b, x), _truth(b, y))), x.type)
+    if kind in (R.EQV, R.NEQV):
+        pred = "eq" if kind == R.EQV else "ne"
+        return _from_truth(b, b(arith.CmpiOp(_truth(b, x), _truth(b, y), pred)), x.type)
     table = _FLOAT_OPS if isinstance(x.type, AnyFloat) else _INT_OPS
     return b(table[kind](x, y))  # type: ignore[call-arg]
 
@@ -198,7 +203,7 @@ def raw_from_parts(b: Ops, vs: Sequence[SSAValue], t: Attribute) -> SSAValue:
 _INT_RMW = {R.ADD: "add", R.MAX: "max", R.MIN: "min", R.UMAX: "umax", R.UMIN: "umin",
             R.AND: "and", R.OR: "or", R.XOR: "xor"}
 _BOOL_RMW = {R.AND: "and", R.OR: "or", R.XOR: "xor", R.LAND: "and", R.LOR: "or",
-             R.UMAX: "or", R.UMIN: "and"}
+             R.UMAX: "or", R.UMIN: "and", R.NEQV: "xor"}
 _FLOAT_RMW = {R.ADD: "fadd", R.MAX: "fmax", R.MIN: "fmin"}
 
 
