@@ -17,6 +17,8 @@ from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
+import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
+
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
     "mux": "xmux.dialects.mux:Mux",
