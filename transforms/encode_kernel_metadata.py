@@ -140,7 +140,8 @@ def apply_kernel_metadata(pass_name: str, f: func.FuncOp, opts: KernelMetadataOp
 
 
 def module_functions(module: ModuleOp) -> list[func.FuncOp]:
-    return [op for op in module.walk() if isinstance(op, func.FuncOp)]
+    """The module's functions in module order (``attrs.functions``: bodies are not walked)."""
+    return list(attrs.functions(module).values())
 
 
 @dataclass(frozen=True)
