@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import mux, oacc
+from xmux.dialects import attrs, mux, oacc
 from xmux.dialects.oacc import Level
 from xmux.lowering import llvmx
 from xmux.transforms.lower_work_group_collectives import (
@@ -375,5 +375,9 @@ class CpuExpander:
         body(scf.YieldOp(*combine_parts(body, kind, t, accs, xs)))
         blk.add_ops(body.ops)
         loop = scf.ForOp(b.index(1), vl, b.index(1), first, blk)
+        # A fold over at most vector-length lanes gains nothing from vectorizing, and LLVM 22's
+        # loop vectorizer asserts on its fmaxnum/fminnum form once full unrolling of the
+        # work-item loop around it leaves several such chains in it (haswell, znver3).
+        attrs.set_loop_vectorize_width(loop, 1)
         b(loop)
         return from_parts(b, list(loop.results), t)

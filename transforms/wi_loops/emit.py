@@ -126,6 +126,8 @@ class _Lifted(ABC):
             self._wg_operands(op.iter_args, keep),
             new_body,
         )
+        # the loop's vectorization hint is the kernel author's (or an earlier pass's)
+        attrs.set_loop_vectorize_width(new, attrs.get_loop_vectorize_width(op))
         Rewriter.insert_op(new, ip)
         iv = body.args[0]  # group level: region formation makes the bounds so
         self.env[iv] = new_body.args[0]
