@@ -5,6 +5,7 @@ the default in silence)."""
 from __future__ import annotations
 
 import os
+import re
 
 from xmux.errors import XmuxError
 
@@ -37,3 +38,14 @@ def positive_int(name: str, maximum: int) -> int | None:
     if not 1 <= value <= maximum:
         raise XmuxError(f"{name} must be an integer from 1 to {maximum}, got {raw!r}")
     return value
+
+
+def cpu_model(name: str) -> str | None:
+    """An LLVM x86 CPU model name (``znver3``, ``haswell``, ``x86-64-v3``...); None when unset
+    or empty."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"[a-z][a-z0-9_.-]*", raw):
+        raise XmuxError(f"{name} must be an LLVM CPU model name such as znver3, got {raw!r}")
+    return raw

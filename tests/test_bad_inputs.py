@@ -564,3 +564,25 @@ func.func @main() {
     out, _ = capsys.readouterr()
     assert out.count("Unranked Memref") == 1
     assert "[1.5,  1.5,  1.5,  1.5]" in out
+
+
+@pytest.mark.parametrize("value,match", [
+    ("Zen 3", "XMUX_CPU must be an LLVM CPU model name"),
+    ("znver9", "XMUX_CPU=znver9: not an x86 CPU model this LLVM knows"),
+])
+def test_bad_xmux_cpu_is_an_error(monkeypatch, value, match):
+    """An unknown model made LLVM ignore it and die on the first 64-bit code."""
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CPU", value)
+    with pytest.raises(xmux.XmuxError, match=match):
+        jit._Target()
+
+
+def test_xmux_cpu_builds_for_the_named_model(monkeypatch):
+    """The suite runs "as on" another host: LLVM decides with that model's own features."""
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CPU", "znver3")
+    target = jit._Target()
+    assert (target.cpu, target.features, target.wide_vectors) == ("znver3", "", False)
