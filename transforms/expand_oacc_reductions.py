@@ -93,7 +93,7 @@ from xmux.dialects.oacc import Level
 from xmux.errors import XmuxError
 from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
 from xmux.transforms.openacc.expand_cpu import INDEX, VECTOR_BUFFER, CpuExpander
-from xmux.transforms.openacc.oacc_kernels import collect_kernels
+from xmux.transforms.openacc.oacc_kernels import Kernel, collect_kernels, error, op_where
 
 TARGETS = ("host", "cpu")
 
@@ -166,6 +166,10 @@ class ExpandOaccReductions(ModulePass):
                 f"got '{self.target}'"
             )
         kernels, owner = collect_kernels(op)
+        recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, oacc.ReductionRecipeOp)}
+        for o in list(recipes.values()):
+            o.detach()  # the builtins clone what they need
+        self._check_recipes(kernels, owner, recipes)
         if not kernels:
             return
         if self.target == "host":
@@ -185,8 +189,20 @@ class ExpandOaccReductions(ModulePass):
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        ex = CpuExpander(op, kernels)
+        ex = CpuExpander(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()
             _replace(o, b, ex.expand(o, k, b))
+
+    def _check_recipes(self, kernels: list[Kernel], owner: dict[Operation, Kernel],
+                       recipes: dict[str, oacc.ReductionRecipeOp]) -> None:
+        for o, k in owner.items():
+            if not isinstance(o, oacc.ReductionBuiltinOp) or o.recipe_name is None:
+                continue
+            r = recipes.get(o.recipe_name)
+            if r is None:
+                raise error(op_where(k, o), f"no oacc.reduction_recipe @{o.recipe_name}")
+            if r.type != o.local.type:
+                raise error(op_where(k, o), f"oacc.reduction_recipe @{o.recipe_name} is for "
+                            f"{r.type}, the reduction is of {o.local.type}")
