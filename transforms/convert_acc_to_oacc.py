@@ -115,6 +115,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from xmux.transforms.openacc.acc_common import DATA_ONLY, IDENTITY_ENTRY, err, unsupported, var_name
+from xmux.transforms.openacc.atomics import lower_atomics
 from xmux.transforms.openacc.outline import Outliner
 
 _RECIPES = (acc.ReductionRecipeOp, acc.PrivateRecipeOp, acc.FirstprivateRecipeOp)
@@ -151,6 +152,7 @@ class ConvertAccToOacc(ModulePass):
         for o in list(op.ops):
             if isinstance(o, _RECIPES):
                 op.body.block.erase_op(o)
+        lower_atomics(op)
         left = next((o for o in op.walk() if o.dialect_name() == "acc"), None)
         if left is not None:
             raise unsupported(f"'{left.name}' outside acc.parallel")
