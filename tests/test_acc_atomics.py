@@ -188,16 +188,24 @@ def _wrap32(start: int, factors: list[int]) -> int:
     return p - (1 << 32) if p >= 1 << 31 else p
 
 
-@pytest.mark.parametrize("target", ["cpu", "host"])
-@pytest.mark.parametrize("nw,vl", [(1, 1), (4, 8), (1, 32), (4, 128)])
-def test_atomics_in_compute_regions(tmp_path, capsys, target, nw, vl):
-    from xmux.runtime import runner
+_CONFIGS = [
+    *((f"--oacc-target={t}", nw, vl) for t in ("cpu", "host")
+      for nw, vl in ((1, 1), (4, 8), (1, 32), (4, 128))),
+    # the reference interpreter (xmux-run --interpret) on the same expansion
+    ("--interpret", 1, 1),
+    ("--interpret", 4, 8),
+]
+
+
+@pytest.mark.parametrize("flag,nw,vl", _CONFIGS)
+def test_atomics_in_compute_regions(tmp_path, capsys, flag, nw, vl):
+    from xmux.cli import run_main
 
     text = (PROGRAM.replace("NG", str(NG)).replace("NW", str(nw)).replace("VL", str(vl))
             .replace("Nx", f"{N}x").replace("arith.constant N :", f"arith.constant {N} :"))
     path = tmp_path / "atomics.mlir"
     path.write_text(text)
-    assert runner.main([f"--oacc-target={target}", str(path)]) == 0
+    assert run_main([flag, str(path)]) == 0
     hist, fhist, cells, olds, news, swapped = _parse(capsys.readouterr().out)
     i = np.arange(N)
     b = (i * 37) % 101

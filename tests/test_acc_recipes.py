@@ -276,12 +276,21 @@ def _parse(out: str) -> list[list[float]]:
 @pytest.mark.parametrize("nw", [1, 4])
 @pytest.mark.parametrize("vl", [1, 8, 32, 128])
 def test_reductions_follow_their_recipes(tmp_path, capsys, target, nw, vl):
-    from xmux.runtime import runner
+    _check(tmp_path, capsys, [f"--oacc-target={target}"], nw, vl)
+
+
+def test_reductions_follow_their_recipes_in_the_interpreter(tmp_path, capsys):
+    """The reference interpreter (xmux-run --interpret) runs the same expansion."""
+    _check(tmp_path, capsys, ["--interpret"], 4, 8)
+
+
+def _check(tmp_path, capsys, flags: list[str], nw: int, vl: int) -> None:
+    from xmux.cli import run_main
 
     text, cases = _program(nw, vl)
     path = tmp_path / "recipes.mlir"
     path.write_text(text)
-    assert runner.main([f"--oacc-target={target}", str(path)]) == 0
+    assert run_main([*flags, str(path)]) == 0
     got = _parse(capsys.readouterr().out)
     x = _values()
     assert len(got) == len(cases)
