@@ -300,3 +300,167 @@ def _check(tmp_path, capsys, flags: list[str], nw: int, vl: int) -> None:
             want = [float(np.float32(w)) for w in want]
             row = [float(np.float32(r)) for r in row]
         assert row == want, c["name"]
+
+
+# A reduction on the construct of an array, continued by a gang/worker/vector loop (its
+# worker and vector levels reduce into the construct's private copy), a value-form recipe
+# (type i32, not memref<i32>) and a complex recipe that disagrees with its operator.
+NESTED = """module {
+  acc.reduction.recipe @arr : memref<3xi32> reduction_operator <add> init {
+  ^bb0(%arg0: memref<3xi32>):
+    %z = arith.constant 0 : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %p = memref.alloca() : memref<3xi32>
+    scf.for %i = %c0 to %c3 step %c1 {
+      memref.store %z, %p[%i] : memref<3xi32>
+    }
+    acc.yield %p : memref<3xi32>
+  } combiner {
+  ^bb0(%a: memref<3xi32>, %b: memref<3xi32>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    scf.for %i = %c0 to %c3 step %c1 {
+      %x = memref.load %a[%i] : memref<3xi32>
+      %y = memref.load %b[%i] : memref<3xi32>
+      %s = arith.addi %y, %x : i32
+      memref.store %s, %a[%i] : memref<3xi32>
+    }
+    acc.yield %a : memref<3xi32>
+  }
+  acc.reduction.recipe @vmin : i32 reduction_operator <max> init {
+  ^bb0(%arg0: i32):
+    %big = arith.constant 2147483647 : i32
+    acc.yield %big : i32
+  } combiner {
+  ^bb0(%x: i32, %y: i32):
+    %m = arith.minsi %x, %y : i32
+    acc.yield %m : i32
+  }
+  acc.reduction.recipe @csum : memref<complex<f32>> reduction_operator <mul> init {
+  ^bb0(%arg0: memref<complex<f32>>):
+    %z = complex.constant [0.0 : f32, 0.0 : f32] : complex<f32>
+    %p = memref.alloca() : memref<complex<f32>>
+    memref.store %z, %p[] : memref<complex<f32>>
+    acc.yield %p : memref<complex<f32>>
+  } combiner {
+  ^bb0(%a: memref<complex<f32>>, %b: memref<complex<f32>>):
+    %x = memref.load %a[] : memref<complex<f32>>
+    %y = memref.load %b[] : memref<complex<f32>>
+    %s = complex.add %x, %y : complex<f32>
+    memref.store %s, %a[] : memref<complex<f32>>
+    acc.yield %a : memref<complex<f32>>
+  }
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func private @printMemrefF32(memref<*xf32>)
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %n = arith.constant 999 : index
+    %c37 = arith.constant 37 : index
+    %c101 = arith.constant 101 : index
+    %c50 = arith.constant 50 : i32
+    %x = memref.alloc() : memref<999xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      %a = arith.muli %i, %c37 : index
+      %b = arith.remui %a, %c101 : index
+      %bi = arith.index_cast %b : index to i32
+      %v = arith.subi %bi, %c50 : i32
+      memref.store %v, %x[%i] : memref<999xi32>
+    }
+    %arr = memref.alloc() : memref<3xi32>
+    %s0 = arith.constant 100 : i32
+    %s1 = arith.constant 200 : i32
+    %s2 = arith.constant 300 : i32
+    memref.store %s0, %arr[%c0] : memref<3xi32>
+    memref.store %s1, %arr[%c1] : memref<3xi32>
+    memref.store %s2, %arr[%c2] : memref<3xi32>
+    %mn = memref.alloc() : memref<i32>
+    %s3 = arith.constant 7 : i32
+    memref.store %s3, %mn[] : memref<i32>
+    %cs = memref.alloc() : memref<complex<f32>>
+    %s4 = complex.constant [0.5 : f32, -0.5 : f32] : complex<f32>
+    memref.store %s4, %cs[] : memref<complex<f32>>
+    %ca = acc.copyin varPtr(%arr : memref<3xi32>) -> memref<3xi32>
+        {dataClause = #acc<data_clause acc_copy>, name = "arr"}
+    %cm = acc.copyin varPtr(%mn : memref<i32>) -> memref<i32>
+        {dataClause = #acc<data_clause acc_copy>, name = "mn"}
+    %cc = acc.copyin varPtr(%cs : memref<complex<f32>>) -> memref<complex<f32>>
+        {dataClause = #acc<data_clause acc_copy>, name = "cs"}
+    %ra = acc.reduction varPtr(%ca : memref<3xi32>) recipe(@arr) -> memref<3xi32> {name = "arr"}
+    %rm = acc.reduction varPtr(%cm : memref<i32>) recipe(@vmin) -> memref<i32> {name = "mn"}
+    %rc = acc.reduction varPtr(%cc : memref<complex<f32>>) recipe(@csum)
+        -> memref<complex<f32>> {name = "cs"}
+    %ng = arith.constant 3 : i32
+    %nw = arith.constant NW : i32
+    %vl = arith.constant VL : i32
+    acc.parallel dataOperands(%ca, %cm, %cc : memref<3xi32>, memref<i32>, memref<complex<f32>>)
+        num_gangs({%ng : i32}) num_workers(%nw : i32) vector_length(%vl : i32)
+        reduction(%ra : memref<3xi32>) {
+      %one = arith.constant 1 : i32
+      %e = memref.load %ra[%c0] : memref<3xi32>
+      %e1 = arith.addi %e, %one : i32
+      memref.store %e1, %ra[%c0] : memref<3xi32>
+      acc.loop gang worker vector reduction(%ra, %rm, %rc : memref<3xi32>, memref<i32>,
+          memref<complex<f32>>) control(%i : index) = (%c0 : index) to (%n : index)
+          step (%c1 : index) {
+        %v = memref.load %x[%i] : memref<999xi32>
+        %a1 = memref.load %ra[%c1] : memref<3xi32>
+        %b1 = arith.addi %a1, %v : i32
+        memref.store %b1, %ra[%c1] : memref<3xi32>
+        %a2 = memref.load %ra[%c2] : memref<3xi32>
+        %v2 = arith.muli %v, %v : i32
+        %b2 = arith.addi %a2, %v2 : i32
+        memref.store %b2, %ra[%c2] : memref<3xi32>
+        %m = memref.load %rm[] : memref<i32>
+        %m1 = arith.minsi %m, %v : i32
+        memref.store %m1, %rm[] : memref<i32>
+        %vf = arith.sitofp %v : i32 to f32
+        %two = arith.constant 2.0 : f32
+        %vf2 = arith.mulf %vf, %two : f32
+        %z = complex.create %vf, %vf2 : complex<f32>
+        %c = memref.load %rc[] : memref<complex<f32>>
+        %c1s = complex.add %c, %z : complex<f32>
+        memref.store %c1s, %rc[] : memref<complex<f32>>
+        acc.yield
+      } attributes {independent = [#acc.device_type<none>]}
+      acc.yield
+    }
+    %u1 = "memref.cast"(%arr) : (memref<3xi32>) -> memref<*xi32>
+    func.call @printMemrefI32(%u1) : (memref<*xi32>) -> ()
+    %u2 = "memref.cast"(%mn) : (memref<i32>) -> memref<*xi32>
+    func.call @printMemrefI32(%u2) : (memref<*xi32>) -> ()
+    %re = complex.re %s4 : complex<f32>
+    %cv = memref.load %cs[] : memref<complex<f32>>
+    %cre = complex.re %cv : complex<f32>
+    %cim = complex.im %cv : complex<f32>
+    %pr = memref.alloc() : memref<2xf32>
+    memref.store %cre, %pr[%c0] : memref<2xf32>
+    memref.store %cim, %pr[%c1] : memref<2xf32>
+    %u3 = "memref.cast"(%pr) : (memref<2xf32>) -> memref<*xf32>
+    func.call @printMemrefF32(%u3) : (memref<*xf32>) -> ()
+    func.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "host"])
+@pytest.mark.parametrize("nw,vl", [(1, 1), (4, 8), (1, 32), (4, 128)])
+def test_construct_array_reduction_and_recipe_forms(tmp_path, capsys, target, nw, vl):
+    from xmux.cli import run_main
+
+    path = tmp_path / "nested.mlir"
+    path.write_text(NESTED.replace("NW", str(nw)).replace("VL", str(vl)))
+    assert run_main([f"--oacc-target={target}", str(path)]) == 0
+    arr, mn, cs = _parse(capsys.readouterr().out)
+    i = np.arange(999)
+    x = (i * 37) % 101 - 50
+    # the construct's body runs once per gang (host: one gang)
+    gangs = NG if target == "cpu" else 1
+    assert arr == [100 + gangs, 200 + int(x.sum()), 300 + int((x * x).sum())]
+    assert mn == [min(7, int(x.min()))]
+    assert cs == [0.5 + float(x.sum()), -0.5 + 2.0 * float(x.sum())]
