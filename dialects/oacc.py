@@ -22,6 +22,9 @@ analogue) expands them. (``acc`` is upstream MLIR's OpenACC dialect, our *input*
   (the reference's "for worker and vector level reductions, RESULT argument will be NULL").
 * ``oacc.lock`` / ``oacc.unlock`` (level, lid) around the fini calls at the end of a loop;
 * ``oacc.fork`` / ``oacc.join`` (level) around a partitioned region;
+* ``oacc.reduction_recipe @r : T init {...} combiner {...}`` (module level): a reduction's own
+  identity and combine on scalars of ``T`` (each region ends with ``oacc.yield``); builtins
+  that name it (``recipe @r``) use it instead of their kind's;
 * ``oacc.dim_pos`` / ``oacc.dim_size`` (level): this thread's position along a level and the
   level's size (``IFN_GOACC_DIM_POS`` / ``IFN_GOACC_DIM_SIZE``)::
 

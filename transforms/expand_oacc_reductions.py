@@ -41,6 +41,14 @@ i8/i16 are promoted to i32 in the buffers; complex values are decomposed into th
 or/xor 0, land 1, lor 0. max/min are signed on integers, IEEE maxNum/minNum on floats; land/lor
 give 0 or 1.
 
+**Recipes** — a builtin naming an ``oacc.reduction_recipe`` (``recipe @r``, placed by
+convert-acc-to-oacc when the ``acc`` recipe is not its operator's standard one) takes its
+identity (init V, the vector lanes' init) from the recipe's init region and OP (worker slot,
+vector fold, gang fini) from its combiner region, both cloned where they are needed; the gang
+fini is one ``atomicrmw`` only when the combiner is one operation LLVM has
+(``arith.addi/maxsi/minsi/maxui/minui/andi/ori/xori/addf/maxnumf/minnumf``, ``complex.add``
+on both arguments), otherwise it runs under the gang lock. The recipes are erased.
+
 Expects: oacc builtins only in OpenACC kernels, placed as in the reference.
 Guarantees: no oacc op remains.
 
