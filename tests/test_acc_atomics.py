@@ -39,7 +39,7 @@ PROGRAM = """module {
     %olds = memref.alloc() : memref<Nxi32>
     %news = memref.alloc() : memref<Nxi32>
     %swapped = memref.alloc() : memref<Nxi32>
-    %cells = memref.alloc() : memref<7xi32>
+    %cells = memref.alloc() : memref<8xi32>
     scf.for %i = %c0 to %n step %c1 {
       %a = arith.muli %i, %c37 : index
       %b = arith.remui %a, %c101 : index
@@ -59,21 +59,24 @@ PROGRAM = """module {
     %c5 = arith.constant 5 : index
     %c6 = arith.constant 6 : index
     // cells: 0 old-capture counter, 1 new-capture counter, 2 product, 3 max, 4 exchanged
-    // slot, 5 atomic read, 6 atomic write
-    memref.store %zero, %cells[%c0] : memref<7xi32>
-    memref.store %zero, %cells[%c1] : memref<7xi32>
-    memref.store %start, %cells[%c2] : memref<7xi32>
-    memref.store %low, %cells[%c3] : memref<7xi32>
-    memref.store %minus1, %cells[%c4] : memref<7xi32>
-    memref.store %zero, %cells[%c5] : memref<7xi32>
-    memref.store %zero, %cells[%c6] : memref<7xi32>
-    %ctr = memref.subview %cells[0] [1] [1] : memref<7xi32> to memref<i32, strided<[]>>
-    %ctr2 = memref.subview %cells[1] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 1>>
-    %prod = memref.subview %cells[2] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 2>>
-    %mx = memref.subview %cells[3] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 3>>
-    %slot = memref.subview %cells[4] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 4>>
-    %rd = memref.subview %cells[5] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 5>>
-    %wr = memref.subview %cells[6] [1] [1] : memref<7xi32> to memref<i32, strided<[], offset: 6>>
+    // slot, 5 atomic read, 6 atomic write, 7 positive values (an update with if)
+    memref.store %zero, %cells[%c0] : memref<8xi32>
+    memref.store %zero, %cells[%c1] : memref<8xi32>
+    memref.store %start, %cells[%c2] : memref<8xi32>
+    memref.store %low, %cells[%c3] : memref<8xi32>
+    memref.store %minus1, %cells[%c4] : memref<8xi32>
+    memref.store %zero, %cells[%c5] : memref<8xi32>
+    memref.store %zero, %cells[%c6] : memref<8xi32>
+    %c7 = arith.constant 7 : index
+    memref.store %zero, %cells[%c7] : memref<8xi32>
+    %ctr = memref.subview %cells[0] [1] [1] : memref<8xi32> to memref<i32, strided<[]>>
+    %ctr2 = memref.subview %cells[1] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 1>>
+    %prod = memref.subview %cells[2] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 2>>
+    %mx = memref.subview %cells[3] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 3>>
+    %slot = memref.subview %cells[4] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 4>>
+    %rd = memref.subview %cells[5] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 5>>
+    %wr = memref.subview %cells[6] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 6>>
+    %pos = memref.subview %cells[7] [1] [1] : memref<8xi32> to memref<i32, strided<[], offset: 7>>
     %tmp = memref.alloc() : memref<i32>
     %pv = acc.private varPtr(%tmp : memref<i32>) recipe(@priv_i32) -> memref<i32> {name = "v"}
     %ng = arith.constant NG : i32
@@ -100,6 +103,12 @@ PROGRAM = """module {
         ^bb0(%cur: f32):
           %new = arith.addf %vf, %cur : f32
           acc.yield %new : f32
+        }
+        %positive = arith.cmpi sgt, %v, %zero : i32
+        acc.atomic.update if(%positive) %pos : memref<i32, strided<[], offset: 7>> {
+        ^bb0(%cur: i32):
+          %new = arith.addi %cur, %one : i32
+          acc.yield %new : i32
         }
         %odd = arith.ori %v, %one : i32
         acc.atomic.update %prod : memref<i32, strided<[], offset: 2>> {
@@ -158,7 +167,7 @@ PROGRAM = """module {
     func.call @printMemrefI32(%u1) : (memref<*xi32>) -> ()
     %u2 = "memref.cast"(%fhist) : (memref<16xf32>) -> memref<*xf32>
     func.call @printMemrefF32(%u2) : (memref<*xf32>) -> ()
-    %u3 = "memref.cast"(%cells) : (memref<7xi32>) -> memref<*xi32>
+    %u3 = "memref.cast"(%cells) : (memref<8xi32>) -> memref<*xi32>
     func.call @printMemrefI32(%u3) : (memref<*xi32>) -> ()
     %u4 = "memref.cast"(%olds) : (memref<Nxi32>) -> memref<*xi32>
     func.call @printMemrefI32(%u4) : (memref<*xi32>) -> ()
@@ -214,7 +223,7 @@ def test_atomics_in_compute_regions(tmp_path, capsys, flag, nw, vl):
     assert hist == np.bincount(bins, minlength=BINS).tolist()
     assert fhist == [float(x[bins == k].sum()) for k in range(BINS)]
     prod = _wrap32(3, [int(v) | 1 for v in x])
-    assert cells == [N, N, prod, max(int(x.max()), -1000), cells[4], N, 42]
+    assert cells == [N, N, prod, max(int(x.max()), -1000), cells[4], N, 42, int((x > 0).sum())]
     # each update captured once: the old values 0..N-1, the new ones 1..N
     assert sorted(olds) == list(range(N))
     assert sorted(news) == list(range(1, N + 1))

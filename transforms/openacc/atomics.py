@@ -9,7 +9,8 @@ compute regions and host code alike.
   outside (``x + e``, ``e + x``, ``x - e``, min/max signed and unsigned, and/or/xor, fadd,
   fsub, maxnumf/minnumf), otherwise a ``cmpxchg`` loop around the region's ops;
 - capture: ``read; update`` stores the old value, ``update; read`` the new one,
-  ``read; write`` the exchanged value.
+  ``read; write`` the exchanged value;
+- ``if(cond)``: all of it under ``scf.if``.
 
 ``x`` and ``v`` are rank-0 memrefs of any layout (``memref.subview`` of an array element, as
 upstream writes atomics on array elements); i1 values are updated as i8."""
@@ -190,8 +191,6 @@ class _Lowerer:
 def _lower(op: Operation) -> None:
     lw = _Lowerer(op)
     b = Ops()
-    if getattr(op, "if_cond", None) is not None:
-        raise unsupported(f"{lw.where}: the if clause")
     if isinstance(op, acc.AtomicReadOp):
         b(memref.StoreOp.get(lw.read(b, op.x), op.v, []))
     elif isinstance(op, acc.AtomicWriteOp):
@@ -220,7 +219,11 @@ def _lower(op: Operation) -> None:
                       f"read + write, got ({got})")
         if inner[0].x is not inner[1].x:  # type: ignore[attr-defined]
             raise err(f"{lw.where}: its two operations must be on the same variable")
-    Rewriter.insert_op(b.ops, InsertPoint.before(op))
+    cond = op.if_cond  # type: ignore[attr-defined]
+    ops = b.ops
+    if cond is not None:  # if(cond): the atomic happens only where cond holds
+        ops = [scf.IfOp(cond, [], [*ops, scf.YieldOp()])]
+    Rewriter.insert_op(ops, InsertPoint.before(op))
     Rewriter.erase_op(op)
 
 

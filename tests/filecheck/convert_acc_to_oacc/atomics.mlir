@@ -3,9 +3,9 @@
 // acc.atomic.* in a compute region: an update LLVM has as one operation is an atomicrmw on
 // the element's address (the memref's aligned pointer + its offset); any other update is a
 // cmpxchg loop around the region's ops; capture read + update keeps the old value, read +
-// write is an exchange; a read is an atomicrmw or 0.
+// write is an exchange; a read is an atomicrmw or 0; if(cond) puts it all under scf.if.
 
-func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32) {
+func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32, %c: i1) {
   acc.serial {
     acc.atomic.update %x : memref<i32> {
     ^bb0(%cur: i32):
@@ -24,12 +24,13 @@ func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32) {
       acc.terminator
     }
     acc.atomic.read %v = %x : memref<i32>, memref<i32>, i32
+    acc.atomic.write if(%c) %x = %e : memref<i32>, i32
     acc.yield
   }
   return
 }
 
-// CHECK:      func.func @h_acc_serial_0(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32)
+// CHECK:      func.func @h_acc_serial_0(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32, %c: i1)
 // CHECK:        %{{.*}}, %[[OFF:.*]] = memref.extract_strided_metadata %x : memref<i32> -> memref<i32>, index
 // CHECK-NEXT:   %[[BASE:.*]] = "memref.extract_aligned_pointer_as_index"(%x)
 // CHECK-NEXT:   %[[B64:.*]] = arith.index_cast %[[BASE]] : index to i64
@@ -52,4 +53,8 @@ func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32) {
 // CHECK:        %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:   %[[R:.*]] = llvmx.atomicrmw or %{{.*}}, %[[Z]] acq_rel : !llvm.ptr, i32
 // CHECK-NEXT:   memref.store %[[R]], %v[] : memref<i32>
+// if(cond): under scf.if
+// CHECK-NEXT:   scf.if %c {
+// CHECK:          llvmx.atomicrmw xchg %{{.*}}, %e acq_rel : !llvm.ptr, i32
+// CHECK-NEXT:   }
 // CHECK-NOT:    acc.atomic
