@@ -464,3 +464,85 @@ def test_construct_array_reduction_and_recipe_forms(tmp_path, capsys, target, nw
     assert arr == [100 + gangs, 200 + int(x.sum()), 300 + int((x * x).sum())]
     assert mn == [min(7, int(x.min()))]
     assert cs == [0.5 + float(x.sum()), -0.5 + 2.0 * float(x.sum())]
+
+
+HISTOGRAM = """module {
+  acc.reduction.recipe @hist : memref<16xi32> reduction_operator <add> init {
+  ^bb0(%arg0: memref<16xi32>):
+    %z = arith.constant 0 : i32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %arg0, %c0 : memref<16xi32>
+    %p = memref.alloca() : memref<16xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %z, %p[%i] : memref<16xi32>
+    }
+    acc.yield %p : memref<16xi32>
+  } combiner {
+  ^bb0(%a: memref<16xi32>, %b: memref<16xi32>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = memref.dim %a, %c0 : memref<16xi32>
+    scf.for %i = %c0 to %n step %c1 {
+      %x = memref.load %a[%i] : memref<16xi32>
+      %y = memref.load %b[%i] : memref<16xi32>
+      %s = arith.addi %x, %y : i32
+      memref.store %s, %a[%i] : memref<16xi32>
+    }
+    acc.yield %a : memref<16xi32>
+  }
+  func.func private @printMemrefI32(memref<*xi32>)
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %n = arith.constant 5000 : index
+    %c37 = arith.constant 37 : index
+    %c101 = arith.constant 101 : index
+    %zero = arith.constant 0 : i32
+    %h = memref.alloc() : memref<16xi32>
+    scf.for %i = %c0 to %c16 step %c1 {
+      memref.store %zero, %h[%i] : memref<16xi32>
+    }
+    %ch = acc.copyin varPtr(%h : memref<16xi32>) -> memref<16xi32>
+        {dataClause = #acc<data_clause acc_copy>, name = "h"}
+    %rh = acc.reduction varPtr(%ch : memref<16xi32>) recipe(@hist) -> memref<16xi32> {name = "h"}
+    %ng = arith.constant 5 : i32
+    %nw = arith.constant NW : i32
+    %vl = arith.constant VL : i32
+    acc.parallel dataOperands(%ch : memref<16xi32>) num_gangs({%ng : i32})
+        num_workers(%nw : i32) vector_length(%vl : i32) {
+      acc.loop gang worker vector reduction(%rh : memref<16xi32>) control(%i : index) =
+          (%c0 : index) to (%n : index) step (%c1 : index) {
+        %a = arith.muli %i, %c37 : index
+        %b = arith.remui %a, %c101 : index
+        %k = arith.remui %b, %c16 : index
+        %one = arith.constant 1 : i32
+        %cur = memref.load %rh[%k] : memref<16xi32>
+        %new = arith.addi %cur, %one : i32
+        memref.store %new, %rh[%k] : memref<16xi32>
+        acc.yield
+      } attributes {independent = [#acc.device_type<none>]}
+      acc.yield
+    }
+    %u = "memref.cast"(%h) : (memref<16xi32>) -> memref<*xi32>
+    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    func.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "host"])
+@pytest.mark.parametrize("nw,vl", [(1, 1), (4, 8), (1, 32), (4, 128)])
+def test_histogram_as_an_array_reduction(tmp_path, capsys, target, nw, vl):
+    """The loop indexes the array with a computed bin: each work-item counts into its own
+    LOCAL array, the arrays are combined element-wise at every level."""
+    from xmux.cli import run_main
+
+    path = tmp_path / "hist.mlir"
+    path.write_text(HISTOGRAM.replace("NW", str(nw)).replace("VL", str(vl)))
+    assert run_main([f"--oacc-target={target}", str(path)]) == 0
+    (got,) = _parse(capsys.readouterr().out)
+    bins = ((np.arange(5000) * 37) % 101) % 16
+    assert got == np.bincount(bins, minlength=16).tolist()
