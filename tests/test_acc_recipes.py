@@ -546,3 +546,60 @@ def test_histogram_as_an_array_reduction(tmp_path, capsys, target, nw, vl):
     (got,) = _parse(capsys.readouterr().out)
     bins = ((np.arange(5000) * 37) % 101) % 16
     assert got == np.bincount(bins, minlength=16).tolist()
+
+
+def _two_dimensional(text: str) -> str:
+    """HISTOGRAM on a memref<4x4xi32>: nested element loops in the recipe, bin k at
+    (k / 4, k % 4)."""
+    s = text.replace("memref<16xi32>", "memref<4x4xi32>")
+    for name in ("%p", "%h"):
+        s = s.replace(f"memref.store %z, {name}[%i] : memref<4x4xi32>",
+                      f"scf.for %j = %c0 to %c4 step %c1 {{\n"
+                      f"      memref.store %z, {name}[%i, %j] : memref<4x4xi32>\n    }}")
+    s = s.replace("memref.store %zero, %h[%i] : memref<4x4xi32>",
+                  "scf.for %j = %c0 to %c4 step %c1 {\n"
+                  "      memref.store %zero, %h[%i, %j] : memref<4x4xi32>\n    }")
+    s = s.replace("scf.for %i = %c0 to %c16 step %c1", "scf.for %i = %c0 to %c4 step %c1")
+    s = s.replace("    %n = memref.dim %arg0, %c0 : memref<4x4xi32>",
+                  "    %n = memref.dim %arg0, %c0 : memref<4x4xi32>\n"
+                  "    %c4 = memref.dim %arg0, %c1 : memref<4x4xi32>")
+    s = s.replace("    %n = memref.dim %a, %c0 : memref<4x4xi32>",
+                  "    %n = memref.dim %a, %c0 : memref<4x4xi32>\n"
+                  "    %c4 = memref.dim %a, %c1 : memref<4x4xi32>")
+    s = s.replace('''      %x = memref.load %a[%i] : memref<4x4xi32>
+      %y = memref.load %b[%i] : memref<4x4xi32>
+      %s = arith.addi %x, %y : i32
+      memref.store %s, %a[%i] : memref<4x4xi32>''', '''      scf.for %j = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i, %j] : memref<4x4xi32>
+        %y = memref.load %b[%i, %j] : memref<4x4xi32>
+        %s = arith.addi %x, %y : i32
+        memref.store %s, %a[%i, %j] : memref<4x4xi32>
+      }''')
+    s = s.replace("    %c16 = arith.constant 16 : index",
+                  "    %c16 = arith.constant 16 : index\n    %c4 = arith.constant 4 : index")
+    return s.replace('''        %cur = memref.load %rh[%k] : memref<4x4xi32>
+        %new = arith.addi %cur, %one : i32
+        memref.store %new, %rh[%k] : memref<4x4xi32>''', '''        %r = arith.divui %k, %c4 : index
+        %q = arith.remui %k, %c4 : index
+        %cur = memref.load %rh[%r, %q] : memref<4x4xi32>
+        %new = arith.addi %cur, %one : i32
+        memref.store %new, %rh[%r, %q] : memref<4x4xi32>''')
+
+
+@pytest.mark.parametrize("target", ["cpu", "host"])
+@pytest.mark.parametrize("nw,vl", [(1, 1), (4, 32)])
+def test_two_dimensional_array_reduction(tmp_path, capsys, target, nw, vl):
+    import re
+
+    from xmux.cli import run_main
+
+    text = _two_dimensional(HISTOGRAM)
+    assert "memref<16xi32>" not in text
+    path = tmp_path / "hist2.mlir"
+    path.write_text(text.replace("NW", str(nw)).replace("VL", str(vl)))
+    assert run_main([f"--oacc-target={target}", str(path)]) == 0
+    out = capsys.readouterr().out
+    data = out[out.index("data =") + len("data ="):]
+    got = [int(v) for v in re.findall(r"-?\d+", data)]
+    bins = ((np.arange(5000) * 37) % 101) % 16
+    assert got == np.bincount(bins, minlength=16).tolist()
