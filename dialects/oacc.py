@@ -22,6 +22,9 @@ analogue) expands them. (``acc`` is upstream MLIR's OpenACC dialect, our *input*
   (the reference's "for worker and vector level reductions, RESULT argument will be NULL").
 * ``oacc.lock`` / ``oacc.unlock`` (level, lid) around the fini calls at the end of a loop;
 * ``oacc.fork`` / ``oacc.join`` (level) around a partitioned region;
+* ``oacc.reduction_recipe @r : T init {...} combiner {...}`` (module level): a reduction's own
+  identity and combine on scalars of ``T`` (each region ends with ``oacc.yield``); builtins
+  that name it (``recipe @r``) use it instead of their kind's;
 * ``oacc.dim_pos`` / ``oacc.dim_size`` (level): this thread's position along a level and the
   level's size (``IFN_GOACC_DIM_POS`` / ``IFN_GOACC_DIM_SIZE``)::
 
@@ -48,10 +51,22 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    ModuleOp,
+    StringAttr,
+    SymbolNameConstraint,
+    SymbolRefAttr,
+    TypeAttribute,
     i64,
 )
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -60,11 +75,21 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
-from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    SymbolOpInterface,
+)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -184,10 +209,12 @@ class ReductionBuiltinOp(IRDLOperation):
     kind = prop_def(ReductionKindAttr)
     lid = prop_def(IntegerAttr[I64])
     rid = prop_def(IntegerAttr[I64])
+    #: an ``oacc.reduction_recipe`` giving the identity and the combine (absent: the kind's)
+    recipe = opt_prop_def(SymbolRefAttr)
 
     assembly_format = (
         "$level $kind $local (`res` `(` $res_ptr^ `:` type($res_ptr) `)`)? "
-        "`lid` $lid `rid` $rid attr-dict `:` type($local)"
+        "(`recipe` $recipe^)? `lid` $lid `rid` $rid attr-dict `:` type($local)"
     )
 
     def __init__(
@@ -198,18 +225,26 @@ class ReductionBuiltinOp(IRDLOperation):
         lid: int | IntegerAttr,
         rid: int | IntegerAttr,
         res_ptr: SSAValue | Operation | None = None,
+        recipe: str | SymbolRefAttr | None = None,
     ) -> None:
         v = SSAValue.get(local)
+        props: dict[str, Attribute] = {
+            "level": _level(level),
+            "kind": _kind(kind),
+            "lid": _int(lid),
+            "rid": _int(rid),
+        }
+        if recipe is not None:
+            props["recipe"] = SymbolRefAttr(recipe) if isinstance(recipe, str) else recipe
         super().__init__(
             operands=[v, [res_ptr] if res_ptr is not None else []],
             result_types=[v.type],
-            properties={
-                "level": _level(level),
-                "kind": _kind(kind),
-                "lid": _int(lid),
-                "rid": _int(rid),
-            },
+            properties=props,
         )
+
+    @property
+    def recipe_name(self) -> str | None:
+        return None if self.recipe is None else self.recipe.root_reference.data
 
     @property
     def level_value(self) -> Level:
@@ -379,6 +414,67 @@ class DimSizeOp(_DimOp):
     name = "oacc.dim_size"
 
 
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a region of ``oacc.reduction_recipe`` with its value."""
+
+    name = "oacc.yield"
+    arguments = var_operand_def()
+
+    assembly_format = "attr-dict ($arguments^ `:` type($arguments))?"
+    traits = traits_def(IsTerminator(), Pure())
+
+    def __init__(self, *values: SSAValue | Operation) -> None:
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class ReductionRecipeOp(IRDLOperation):
+    """A reduction on scalars of ``type``, as an ``acc.reduction.recipe`` defines it
+    (``convert-acc-to-oacc`` derives it from the recipe's init and combiner regions, memref
+    or value form, element-wise for arrays): ``init`` yields the identity, ``combiner``
+    combines its two arguments. The reduction builtins naming it (``recipe @r``) take their
+    identity and their combine from it instead of from their kind::
+
+        oacc.reduction_recipe @mul_i32 : i32 init {
+          %one = arith.constant 1 : i32
+          oacc.yield %one : i32
+        } combiner {
+        ^bb0(%x: i32, %y: i32):
+          %p = arith.muli %x, %y : i32
+          oacc.yield %p : i32
+        }
+    """
+
+    name = "oacc.reduction_recipe"
+    sym_name = prop_def(SymbolNameConstraint())
+    type = prop_def(TypeAttribute)
+    init = region_def("single_block")
+    combiner = region_def("single_block")
+
+    assembly_format = "$sym_name `:` $type `init` $init `combiner` $combiner attr-dict"
+    traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp))
+
+    def __init__(self, sym_name: str, t: Attribute, init: Region, combiner: Region) -> None:
+        super().__init__(
+            properties={"sym_name": StringAttr(sym_name), "type": t},
+            regions=[init, combiner],
+        )
+
+    def verify_(self) -> None:
+        t = self.type
+        where = f"'{self.name}' @{self.sym_name.data}"
+        for region, what, nargs in ((self.init, "init", 0), (self.combiner, "combiner", 2)):
+            args = region.block.args
+            if len(args) != nargs or any(a.type != t for a in args):
+                raise VerifyException(
+                    f"{where}: the {what} region takes {nargs} argument(s) of type {t}"
+                )
+            y = region.block.last_op
+            if not isinstance(y, YieldOp) or [v.type for v in y.arguments] != [t]:
+                raise VerifyException(f"{where}: the {what} region must yield one {t}")
+
+
 REDUCTION_BUILTINS = (ReductionSetupOp, ReductionInitOp, ReductionFiniOp, ReductionTeardownOp)
 
 OACC = Dialect(
@@ -394,6 +490,8 @@ OACC = Dialect(
         JoinOp,
         DimPosOp,
         DimSizeOp,
+        ReductionRecipeOp,
+        YieldOp,
     ],
     [LevelAttr, ReductionKindAttr],
 )

@@ -98,8 +98,14 @@ local_size(%c1, %c4)``)::
 
 Recipes: ``acc.reduction.recipe``'s operator gives the kind (iand -> and, ior -> or, xor,
 land, lor, eqv, neqv, add, mul, max, min; max/min -> umax/umin when the combiner is
-``arith.maxui``/``arith.minui``); its type is the variable's ``memref<T>`` or ``T``; the
-identity is recomputed by the expansion (the init region is type-checked only). Errors name
+``arith.maxui``/``arith.minui``); its type is the variable's ``memref<T>`` or ``T``, or for an
+array reduction (``memref<N x T>``, reduced element by element: one rid per element, RES_PTR
+a rank-0 ``memref.subview`` of the element) the array type. The init and combiner regions are
+evaluated into the element's identity and combine; a recipe that is not its kind's standard
+one becomes an ``oacc.reduction_recipe`` that the builtins name (``recipe @r``), so the
+expansion computes what the recipe computes. ``acc.atomic.*`` ops are lowered to llvm atomics
+(transforms/openacc/atomics.py); ``gang(static:N)`` deals chunks of N iterations to the gangs
+in turn (``static:*``, -1: the default chunks). Errors name
 the op, recipe or variable: no recipe, operator invalid for the type, mismatched recipe
 types, ``acc.kernels``, unsupported clauses. Modules without ``acc`` ops are left unchanged.
 """
@@ -115,6 +121,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from xmux.transforms.openacc.acc_common import DATA_ONLY, IDENTITY_ENTRY, err, unsupported, var_name
+from xmux.transforms.openacc.atomics import lower_atomics
 from xmux.transforms.openacc.outline import Outliner
 
 _RECIPES = (acc.ReductionRecipeOp, acc.PrivateRecipeOp, acc.FirstprivateRecipeOp)
@@ -151,6 +158,7 @@ class ConvertAccToOacc(ModulePass):
         for o in list(op.ops):
             if isinstance(o, _RECIPES):
                 op.body.block.erase_op(o)
+        lower_atomics(op)
         left = next((o for o in op.walk() if o.dialect_name() == "acc"), None)
         if left is not None:
             raise unsupported(f"'{left.name}' outside acc.parallel")

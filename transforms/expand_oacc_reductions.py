@@ -41,6 +41,14 @@ i8/i16 are promoted to i32 in the buffers; complex values are decomposed into th
 or/xor 0, land 1, lor 0. max/min are signed on integers, IEEE maxNum/minNum on floats; land/lor
 give 0 or 1.
 
+**Recipes** — a builtin naming an ``oacc.reduction_recipe`` (``recipe @r``, placed by
+convert-acc-to-oacc when the ``acc`` recipe is not its operator's standard one) takes its
+identity (init V, the vector lanes' init) from the recipe's init region and OP (worker slot,
+vector fold, gang fini) from its combiner region, both cloned where they are needed; the gang
+fini is one ``atomicrmw`` only when the combiner is one operation LLVM has
+(``arith.addi/maxsi/minsi/maxui/minui/andi/ori/xori/addf/maxnumf/minnumf``, ``complex.add``
+on both arguments), otherwise it runs under the gang lock. The recipes are erased.
+
 Expects: oacc builtins only in OpenACC kernels, placed as in the reference.
 Guarantees: no oacc op remains.
 
@@ -93,7 +101,7 @@ from xmux.dialects.oacc import Level
 from xmux.errors import XmuxError
 from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
 from xmux.transforms.openacc.expand_cpu import INDEX, VECTOR_BUFFER, CpuExpander
-from xmux.transforms.openacc.oacc_kernels import collect_kernels
+from xmux.transforms.openacc.oacc_kernels import Kernel, collect_kernels, error, op_where
 
 TARGETS = ("host", "cpu")
 
@@ -166,6 +174,10 @@ class ExpandOaccReductions(ModulePass):
                 f"got '{self.target}'"
             )
         kernels, owner = collect_kernels(op)
+        recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, oacc.ReductionRecipeOp)}
+        for o in list(recipes.values()):
+            o.detach()  # the builtins clone what they need
+        self._check_recipes(kernels, owner, recipes)
         if not kernels:
             return
         if self.target == "host":
@@ -185,8 +197,20 @@ class ExpandOaccReductions(ModulePass):
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        ex = CpuExpander(op, kernels)
+        ex = CpuExpander(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()
             _replace(o, b, ex.expand(o, k, b))
+
+    def _check_recipes(self, kernels: list[Kernel], owner: dict[Operation, Kernel],
+                       recipes: dict[str, oacc.ReductionRecipeOp]) -> None:
+        for o, k in owner.items():
+            if not isinstance(o, oacc.ReductionBuiltinOp) or o.recipe_name is None:
+                continue
+            r = recipes.get(o.recipe_name)
+            if r is None:
+                raise error(op_where(k, o), f"no oacc.reduction_recipe @{o.recipe_name}")
+            if r.type != o.local.type:
+                raise error(op_where(k, o), f"oacc.reduction_recipe @{o.recipe_name} is for "
+                            f"{r.type}, the reduction is of {o.local.type}")

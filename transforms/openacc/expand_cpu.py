@@ -33,10 +33,8 @@ from xmux.transforms.lower_work_group_collectives import (
 )
 from xmux.transforms.openacc.oacc_kernels import Kernel, error, level_index, op_where
 from xmux.transforms.openacc.reduction_ops import (
-    atomic_bin_op,
-    combine_parts,
+    Reducer,
     from_parts,
-    init_val,
     memref_pointer,
     num_parts,
     parts,
@@ -90,9 +88,6 @@ def _key(t: Attribute) -> str:
     return str(t)
 
 
-def _gang_fini_is_atomic(op: oacc.ReductionBuiltinOp) -> bool:
-    return op.res_ptr is not None and atomic_bin_op(op.kind_value, op.local.type) is not None
-
 
 def _in_loop(op: Operation, fn: func.FuncOp) -> bool:
     p = op.parent_op()
@@ -107,9 +102,11 @@ class CpuExpander:
     """The ``target=cpu`` expansion of a module's kernels: ``plan`` declares the buffers and
     locks every builtin needs, ``expand`` then replaces the builtins one by one."""
 
-    def __init__(self, module: ModuleOp, kernels: list[Kernel]) -> None:
+    def __init__(self, module: ModuleOp, kernels: list[Kernel],
+                 recipes: dict[str, oacc.ReductionRecipeOp]) -> None:
         self.module = module
         self.kernels = kernels
+        self.recipes = recipes
         self.st = _Storage()
         self.atomic_lids: dict[tuple[str, int], bool] = {}
         self.setup_barriers: set[tuple[str, int]] = set()
@@ -130,7 +127,7 @@ class CpuExpander:
             if level == Level.GANG and isinstance(op, oacc.ReductionFiniOp):
                 gk = (k.name, op.lid_value)
                 self.atomic_lids[gk] = self.atomic_lids.get(gk, True) and (
-                    op.res_ptr is None or _gang_fini_is_atomic(op)
+                    op.res_ptr is None or self.red(op).atomic(t) is not None
                 )
             elif level == Level.WORKER:
                 st.types[key] = storage_type(t)
@@ -203,6 +200,10 @@ class CpuExpander:
         if new:
             Rewriter.insert_op(new, point)
 
+    def red(self, op: oacc.ReductionBuiltinOp) -> Reducer:
+        name = op.recipe_name
+        return Reducer(op.kind_value, None if name is None else self.recipes[name])
+
     # -- positions ---------------------------------------------------------------------
 
     def pos(self, b: Ops, k: Kernel, level: Level) -> SSAValue:
@@ -270,18 +271,19 @@ class CpuExpander:
             _if(b, cond, body)
 
     def _gang(self, op: oacc.ReductionBuiltinOp, k: Kernel, b: Ops) -> SSAValue:
+        red = self.red(op)
         if isinstance(op, oacc.ReductionInitOp):
-            return init_val(b, op.kind_value, op.local.type)
+            return red.identity(b, op.local.type)
         if not isinstance(op, oacc.ReductionFiniOp) or op.res_ptr is None:
             return op.local
-        res, local, kind, t = op.res_ptr, op.local, op.kind_value, op.local.type
+        res, local, t = op.res_ptr, op.local, op.local.type
         where = op_where(k, op)
 
         def update(u: Ops) -> None:
-            rmw = atomic_bin_op(kind, t)
+            rmw = red.atomic(t)
             if rmw is None:  # inside the gang lock
                 cur = u(memref.LoadOp.get(res, []))
-                vals = combine_parts(u, kind, t, raw_parts(u, cur), raw_parts(u, local))
+                vals = red.combine(u, t, raw_parts(u, cur), raw_parts(u, local))
                 u(memref.StoreOp.get(raw_from_parts(u, vals, t), res, []))
                 return
             ptr = memref_pointer(u, res, where)
@@ -308,9 +310,9 @@ class CpuExpander:
         return buf, idx
 
     def _worker(self, op: oacc.ReductionBuiltinOp, k: Kernel, b: Ops) -> SSAValue:
-        t, kind = op.local.type, op.kind_value
+        t, red = op.local.type, self.red(op)
         if isinstance(op, oacc.ReductionInitOp):
-            return init_val(b, kind, t)
+            return red.identity(b, t)
         if isinstance(op, oacc.ReductionSetupOp):
             gk = (k.name, op.lid_value)
             if _in_loop(op, k.fn) and gk not in self.setup_barriers:
@@ -333,7 +335,7 @@ class CpuExpander:
             def update(u: Ops) -> None:
                 buf, idx = self._slot(u, op, k)
                 cur = [u(memref.LoadOp.get(buf, [i])) for i in idx]
-                new = combine_parts(u, kind, t, cur, parts(u, op.local))
+                new = red.combine(u, t, cur, parts(u, op.local))
                 for v, i in zip(new, idx, strict=True):
                     u(memref.StoreOp.get(v, buf, [i]))
 
@@ -343,13 +345,13 @@ class CpuExpander:
         return from_parts(b, [b(memref.LoadOp.get(buf, [i])) for i in idx], t)
 
     def _vector(self, op: oacc.ReductionBuiltinOp, k: Kernel, b: Ops) -> SSAValue:
-        t, kind = op.local.type, op.kind_value
+        t, red = op.local.type, self.red(op)
         if isinstance(op, oacc.ReductionSetupOp):
             return op.local
         if isinstance(op, oacc.ReductionInitOp):
             lane = self.pos(b, k, Level.VECTOR)
             first = self._is_zero(b, lane)
-            return b(arith.SelectOp(first, op.local, init_val(b, kind, t)))
+            return b(arith.SelectOp(first, op.local, red.identity(b, t)))
         key = _key(storage_type(t))
         buf = b(memref.GetGlobalOp(self.st.names["v" + key], self.st.vector_type(key)))
         rows = [
@@ -372,7 +374,7 @@ class CpuExpander:
         j, accs = blk.args[0], list(blk.args[1:])
         at = body(arith.AddiOp(base, j))
         xs = [body(memref.LoadOp.get(buf, [r, at])) for r in rows]
-        body(scf.YieldOp(*combine_parts(body, kind, t, accs, xs)))
+        body(scf.YieldOp(*red.combine(body, t, accs, xs)))
         blk.add_ops(body.ops)
         loop = scf.ForOp(b.index(1), vl, b.index(1), first, blk)
         # A fold over at most vector-length lanes gains nothing from vectorizing, and LLVM 22's

@@ -52,8 +52,9 @@ class LoopPartitioner:
 
     def _loop_levels(self, lp: acc.LoopOp) -> list[Level]:
         where = f"acc.loop in {self.where}"
-        for vals, what in ((lp.gang_operands, "gang(num/dim/static)"),
-                           (lp.worker_num_operands, "worker(num)"),
+        if lp.gang_operands and not _gang_static_only(lp):
+            raise unsupported(f"{where}: the gang(num/dim) clause")
+        for vals, what in ((lp.worker_num_operands, "worker(num)"),
                            (lp.vector_operands, "vector(length)"),
                            (lp.tile_operands, "tile"), (lp.cache_operands, "cache")):
             if vals:
@@ -68,7 +69,7 @@ class LoopPartitioner:
                         (lp.seq, "seq"), (lp.independent, "independent"), (lp.auto_, "auto")):
             if a is not None and not _device_none(a):
                 raise unsupported(f"{where}: device_type-specific {what}")
-        present = (lp.gang, lp.worker, lp.vector)
+        present = (lp.gang or bool(lp.gang_operands), lp.worker, lp.vector)
         levels = [lvl for lvl, a in zip(_LEVELS, present, strict=True) if a]
         if lp.seq is not None and levels:
             raise err(f"{where}: seq together with {'/'.join(x.value for x in levels)}")
@@ -138,7 +139,12 @@ class LoopPartitioner:
             b.op(scf.ForOp(c0, ntrip, c1, [], body))
             return
         gstart: SSAValue | None = None
-        if levels[0] == Level.GANG:
+        static = _gang_static(lp) if levels[0] == Level.GANG else None
+        if static is not None:
+            # gang(static:N): chunks of N iterations dealt round-robin (GCC's chunking)
+            b, gstart, ntrip = self._static_chunks(b, ntrip, static)
+            levels = levels[1:]
+        elif levels[0] == Level.GANG:
             # gangs take contiguous chunks (a CPU work-group streams through its own part)
             gp = b.v(oacc.DimPosOp(Level.GANG))
             gs = b.v(oacc.DimSizeOp(Level.GANG))
@@ -204,6 +210,28 @@ class LoopPartitioner:
         self._inline_body(region, then, ivs_of(tb, k), tb)
         then.add_op(scf.YieldOp())
         b.op(scf.IfOp(ok, [], Region(then)))
+
+    def _static_chunks(self, b: Builder, ntrip: SSAValue, size: SSAValue,
+                       ) -> tuple[Builder, SSAValue, SSAValue]:
+        """gang(static:N): gang g runs chunks g, g + ng, ... of N iterations; returns a
+        builder inside that loop, the chunk's first iteration and its length."""
+        c0 = b.const(0)
+        size = b.index(size)
+        cn = const_int(size)
+        if cn is not None and cn < 1:
+            raise err(f"acc.loop in {self.where}: gang(static:{cn}) must be at least 1")
+        if cn is None:  # a run-time size below 1 is static:* (one contiguous chunk per gang)
+            whole = b.ceildiv_pos(ntrip, b.v(oacc.DimSizeOp(Level.GANG)))
+            size = b.v(arith.SelectOp(b.v(arith.CmpiOp(size, c0, "sgt")), size, whole))
+        nchunks = b.ceildiv_pos(ntrip, size)
+        body = Block(arg_types=[IndexType()])
+        body.add_op(scf.YieldOp())
+        b.op(scf.ForOp(b.v(oacc.DimPosOp(Level.GANG)), nchunks,
+                       b.v(oacc.DimSizeOp(Level.GANG)), [], body))
+        ib = Builder(InsertPoint.before(body.last_op))  # type: ignore[arg-type]
+        start = ib.mul(body.args[0], size)
+        n = ib.v(arith.MinUIOp(size, ib.sub(ntrip, start)))
+        return ib, start, n
 
     def _trip_count(self, b: Builder, lb: SSAValue, ub: SSAValue, st: SSAValue, inclusive: bool,
                     ) -> SSAValue:
@@ -292,10 +320,28 @@ _TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.C
              arith.CeilDivUIOp, arith.FloorDivSIOp)
 
 
+def _gang_static_only(lp: acc.LoopOp) -> bool:
+    kinds = lp.gang_operands_arg_type
+    devs = lp.gang_operands_device_type
+    return (kinds is not None and all(k.data == acc.GangArgType.STATIC for k in kinds.data)
+            and (devs is None or all(d.data == acc.DeviceType.NONE for d in devs.data)))
+
+
+def _gang_static(lp: acc.LoopOp) -> SSAValue | None:
+    """The chunk size of gang(static:N); None without one or for static:* (a negative
+    constant, as flang writes it: the default contiguous chunks)."""
+    if not lp.gang_operands or not _gang_static_only(lp):
+        return None
+    v = lp.gang_operands[0]
+    c = const_int(v)
+    return None if c is not None and c < 0 else v
+
+
 def _has_partitioned(region: Region) -> bool:
     """Whether ``region`` holds an acc.loop partitioned over some level."""
     return any(
-        isinstance(o, acc.LoopOp) and (o.gang or o.worker or o.vector) for o in region.walk()
+        isinstance(o, acc.LoopOp) and (o.gang or o.gang_operands or o.worker or o.vector)
+        for o in region.walk()
     )
 
 

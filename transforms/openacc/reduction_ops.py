@@ -23,8 +23,9 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 
+from xmux.dialects import oacc
 from xmux.dialects.oacc import ReductionKind
 from xmux.errors import NotSupportedError
 from xmux.lowering import llvmx
@@ -194,6 +195,72 @@ def raw_from_parts(b: Ops, vs: Sequence[SSAValue], t: Attribute) -> SSAValue:
     if isinstance(t, ComplexType):
         return b(complex.CreateOp(vs[0], vs[1], t))
     return vs[0]
+
+
+# ---------------------------------------------------------------------------------------
+# A reduction's identity, combine and atomic: the kind's, or its recipe's
+# ---------------------------------------------------------------------------------------
+
+#: The atomicrmw operation of a recipe whose combiner is one of these ops on its arguments.
+_RECIPE_RMW: dict[type[Operation], str] = {
+    arith.AddiOp: "add", arith.MaxSIOp: "max", arith.MinSIOp: "min", arith.MaxUIOp: "umax",
+    arith.MinUIOp: "umin", arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
+    arith.AddfOp: "fadd", arith.MaxnumfOp: "fmax", arith.MinnumfOp: "fmin",
+    complex.AddOp: "fadd",
+}
+
+
+def _inline(b: Ops, region: Region, args: Sequence[SSAValue]) -> SSAValue:
+    """Clone the ops of an ``oacc.reduction_recipe`` region at ``b``; its yielded value."""
+    mapper: dict[SSAValue, SSAValue] = dict(zip(region.block.args, args, strict=True))
+    for o in region.block.ops:
+        if isinstance(o, oacc.YieldOp):
+            return mapper.get(o.arguments[0], o.arguments[0])
+        c = o.clone(value_mapper=mapper)
+        b(c)
+        for r, nr in zip(o.results, c.results, strict=True):
+            mapper[r] = nr
+    raise AssertionError("recipe region without oacc.yield")
+
+
+class Reducer:
+    """What a reduction builtin combines with: its kind's identity and operator, or those of
+    the ``oacc.reduction_recipe`` it names (cloned where they are needed)."""
+
+    def __init__(self, kind: ReductionKind, recipe: oacc.ReductionRecipeOp | None) -> None:
+        self.kind = kind
+        self.recipe = recipe
+
+    def identity(self, b: Ops, t: Attribute) -> SSAValue:
+        if self.recipe is None:
+            return init_val(b, self.kind, t)
+        return _inline(b, self.recipe.init, [])
+
+    def combine(self, b: Ops, t: Attribute, xs: Sequence[SSAValue], ys: Sequence[SSAValue],
+                ) -> list[SSAValue]:
+        """OP on values given as parts (buffer parts, see ``parts``, or ``raw_parts``)."""
+        if self.recipe is None:
+            return combine_parts(b, self.kind, t, xs, ys)
+        promoted = not isinstance(t, ComplexType) and xs[0].type != t
+        x, y = from_parts(b, xs, t), from_parts(b, ys, t)
+        r = _inline(b, self.recipe.combiner, [x, y])
+        return parts(b, r) if promoted else raw_parts(b, r)
+
+    def atomic(self, t: Attribute) -> str | None:
+        """The ``atomicrmw`` doing ``*p = *p OP v`` for ``t``; None: the lock path."""
+        if self.recipe is None:
+            return atomic_bin_op(self.kind, t)
+        ops = list(self.recipe.combiner.block.ops)
+        if len(ops) != 2 or not isinstance(ops[1], oacc.YieldOp):
+            return None
+        op = ops[0]
+        if (set(op.operands) != set(self.recipe.combiner.block.args) or len(op.operands) != 2
+                or ops[1].arguments[0] is not op.results[0]):
+            return None
+        rmw = _RECIPE_RMW.get(type(op))
+        if isinstance(t, IntegerType) and t.width.data == 1 and rmw not in ("and", "or", "xor"):
+            return None
+        return rmw
 
 
 # ---------------------------------------------------------------------------------------
