@@ -19,22 +19,25 @@ map per program, and before a launch either
 * **emulates** them: fills the buffer (the blob with the set values copied in at each
   constant's offset) and passes its address as the kernel's trailing argument.
 
-Nothing here imports xDSL: a warm disk-cache hit must not pay for it. The type model below
-(``Scalar``, ``Struct``, ``Array``, ``Vector``) is the one ``lower-spec-constants`` lays the
-buffer out with, mirroring LLVM's host data layout (natural alignment; a vector is aligned to
-its size rounded up to a power of two; a struct's size is rounded up to its alignment).
+Nothing here imports xDSL: a warm disk-cache hit must not pay for it. The code lives in
+``spec_types.py`` (the type model ``Scalar``, ``Struct``, ``Array``, ``Vector`` that
+``lower-spec-constants`` lays the buffer out with, mirroring LLVM's host data layout; values
+<-> bytes), ``spec_table.py`` (a program's table and its cache) and ``spec_state.py`` (values
+and specializations per launch); this module is their public face.
 
-Buffer layout and descriptors (the "SYCL/specialization constants" property set):
+Buffer layout and descriptors (the "SYCL/specialization constants" property set, written by
+``lower-spec-constants``, whose docstring has the two forms, ``padding=dpcpp|gaps``):
 
-* constants sit in ascending numeric id order (= order of first use), each at an offset aligned
-  to its type's alignment;
+* constants sit in ascending numeric id order (= order of first use), each taking its store
+  size (a vector without its tail padding), aligned to its type in emulated mode (and always
+  in the ``gaps`` form);
 * a constant's descriptors are its scalar leaves, depth first, ``(leaf id, offset in the value,
-  size)``, plus explicit **padding leaves** ``(PADDING_ID, offset, size)`` for every gap inside
-  the value (between struct fields, at the end of a struct, after a vector's last element) and,
-  as DPC++ does, for the gap before the *next* constant (appended to this constant at offset
-  ``sizeof(T)``). So the descriptors of all constants tile the buffer exactly and a constant's
-  offset is the sum of the sizes of all descriptors of constants with smaller ids (the
-  reference runtime's rule).
+  size)``, plus **padding descriptors** ``(PADDING_ID, offset, size)``: sycl-post-link's form
+  has one per struct tail padding and, in emulated mode, one for the gap before the *next*
+  constant (appended at the end of this one); the ``gaps`` form one per gap;
+* a constant's offset is the sum of the sizes of the constants with smaller ids, a size being
+  the larger of its store size and the end of its last descriptor (the reference runtime's
+  rule; ``spec_types.footprint``).
 """
 
 from __future__ import annotations
@@ -57,10 +60,12 @@ from xmux.runtime.spec_types import (
     BUFFER_ALIGNMENT,
     DEFAULT_VALUES_SET,
     GLOBAL_PREFIX,
+    PADDING_FORMS,
     PADDING_ID,
     PROPERTY_SET,
     SCALARS,
     Array,
+    Path,
     Scalar,
     SpecConstantError,
     SpecType,
@@ -72,6 +77,7 @@ from xmux.runtime.spec_types import (
     descriptors,
     encode,
     field_offsets,
+    footprint,
     leaves,
     llvm_literal,
     llvm_type,
@@ -87,7 +93,10 @@ __all__ = [
     "BUFFER_ARG_NAME",
     "DEFAULT_VALUES_SET",
     "GLOBAL_PREFIX",
+    "PADDING_FORMS",
     "PADDING_ID",
+    "Path",
+    "footprint",
     "PROPERTY_SET",
     "SCALARS",
     "Array",

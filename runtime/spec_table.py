@@ -24,10 +24,11 @@ from xmux.runtime.spec_types import (
     SpecConstantError,
     SpecType,
     encode,
+    footprint,
     leaves,
     llvm_literal,
     llvm_type,
-    size_of,
+    store_size,
     type_from_json,
     type_to_json,
 )
@@ -50,7 +51,8 @@ class SpecConstant:
 
     @property
     def size(self) -> int:
-        return size_of(self.type)
+        """The bytes of its value in the buffer / default blob (LLVM's store size)."""
+        return store_size(self.type)
 
     @property
     def leaf_ids(self) -> list[int]:
@@ -81,8 +83,8 @@ class SpecTable:
         self.constants: dict[str, SpecConstant] = {}
         offset = 0
         for c in sorted(constants, key=lambda c: min(c.leaf_ids, default=0)):
-            c.offset = offset  # the reference rule: sum of the sizes of earlier descriptors
-            offset += sum(d[2] for d in c.descriptors)
+            c.offset = offset  # the reference rule: the sum of the sizes of the earlier ones
+            offset += footprint(c.type, c.descriptors)
             self.constants[c.symbolic_id] = c
         self.default_values = bytes(default_values)
         if len(self.default_values) != offset:
@@ -98,9 +100,16 @@ class SpecTable:
         self.width_dependent = False
         self._leaf_at: dict[int, tuple[Scalar, int]] = {}
         for c in self.constants.values():
-            ids = iter(c.leaf_ids)
-            for off, s in leaves(c.type):
-                self._leaf_at[next(ids)] = (s, c.offset + off)
+            at = dict(leaves(c.type))  # a leaf's descriptor names it by its offset
+            for leaf, off, size in c.descriptors:
+                if leaf != PADDING_ID:
+                    scalar = at.get(off)
+                    if scalar is None or scalar.size != size:
+                        raise XmuxError(
+                            f"specialization constant '{c.symbolic_id}': descriptor "
+                            f"({leaf}, {off}, {size}) names no scalar of {c.type}"
+                        )
+                    self._leaf_at[leaf] = (scalar, c.offset + off)
 
     # -- property sets ------------------------------------------------------------------
 
@@ -136,7 +145,7 @@ class SpecTable:
         buf = bytearray(self.default_values)
         for sid, raw in values.items():
             c = self.constants[sid]
-            buf[c.offset : c.offset + c.size] = raw
+            buf[c.offset : c.offset + c.size] = raw[: c.size]  # a vector: no tail padding
         return bytes(buf)
 
     # -- JIT specialization -------------------------------------------------------------

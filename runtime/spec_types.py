@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,8 +120,12 @@ def align_of(t: SpecType) -> int:
     return 1 << (store_size(t) - 1).bit_length()  # vector: size rounded up to a power of 2
 
 
-def store_size(t: Vector) -> int:
-    return t.count * t.elem.size
+def store_size(t: SpecType) -> int:
+    """LLVM's store size: what a load of ``t`` reads (a vector without its tail padding; the
+    allocation size otherwise). A constant occupies this much of the buffer / default blob."""
+    if isinstance(t, Vector):
+        return t.count * t.elem.size
+    return size_of(t)
 
 
 def size_of(t: SpecType) -> int:
@@ -172,18 +176,66 @@ def num_leaves(t: SpecType) -> int:
     return sum(1 for _ in leaves(t))
 
 
-def descriptors(t: SpecType, first_id: int) -> list[tuple[int, int, int]]:
-    """Leaf and padding descriptors of one value of type ``t``, covering ``[0, sizeof)``."""
+#: Descriptor forms: ``dpcpp`` (sycl-post-link's, the default) and ``gaps`` (xmux's own).
+PADDING_FORMS = ("dpcpp", "gaps")
+
+#: a struct member by its path of element indices from the constant's type (``(1, 0)``: field
+#: 0 of field 1); the members whose default is undef (explicit padding members)
+Path = tuple[int, ...]
+
+
+def descriptors(
+    t: SpecType, first_id: int, form: str = "dpcpp", undef: frozenset[Path] = frozenset()
+) -> tuple[list[tuple[int, int, int]], int]:
+    """The descriptors of one value of type ``t`` whose leaf ids start at ``first_id``, and
+    the next free id. Ids go depth first, one per scalar leaf and one per undef member (its
+    leaves get none and no descriptor: it is padding, as in sycl-post-link).
+
+    * ``dpcpp`` (sycl-post-link's ``collectCompositeElementsInfoRecursive``): the leaves and
+      one padding descriptor per struct for its *tail* padding (from the end of its last
+      member, or the start of an undef last member, to its size); inner gaps follow from the
+      offsets;
+    * ``gaps``: the leaves and a padding descriptor for every gap in ``[0, sizeof(t))``, so the
+      descriptors tile the value (a vector's tail padding included)."""
     out: list[tuple[int, int, int]] = []
-    pos = 0
-    for i, (off, s) in enumerate(leaves(t)):
-        if off > pos:
-            out.append((PADDING_ID, pos, off - pos))
-        out.append((first_id + i, off, s.size))
-        pos = off + s.size
-    if size_of(t) > pos:
-        out.append((PADDING_ID, pos, size_of(t) - pos))
-    return out
+    next_id = first_id
+
+    def walk(t: SpecType, base: int, path: Path) -> int:
+        nonlocal next_id
+        if path in undef:
+            next_id += 1
+            return base
+        if isinstance(t, Scalar):
+            out.append((next_id, base, t.size))
+            next_id += 1
+            return base + t.size
+        end = base
+        for i, (off, sub) in enumerate(children(t)):
+            end = walk(sub, base + off, (*path, i))
+        if isinstance(t, Struct):
+            if form == "dpcpp" and base + size_of(t) > end:
+                out.append((PADDING_ID, end, base + size_of(t) - end))
+            return base + size_of(t)
+        return end
+
+    walk(t, 0, ())
+    if form == "gaps":
+        leaves_only = [d for d in out if d[0] != PADDING_ID]
+        out, pos = [], 0
+        for d in leaves_only:
+            if d[1] > pos:
+                out.append((PADDING_ID, pos, d[1] - pos))
+            out.append(d)
+            pos = d[1] + d[2]
+        if size_of(t) > pos:
+            out.append((PADDING_ID, pos, size_of(t) - pos))
+    return out, next_id
+
+
+def footprint(t: SpecType, descs: Sequence[tuple[int, int, int]]) -> int:
+    """The bytes a constant takes in the buffer / default blob: its store size, or more when
+    its descriptors say so (a padding descriptor appended for the gap before the next one)."""
+    return max([store_size(t), *(o + s for _, o, s in descs)])
 
 
 def type_to_json(t: SpecType) -> object:
@@ -293,7 +345,8 @@ def _encode_into(buf: bytearray, base: int, t: SpecType, value: object, where: s
                 f"{where}: {t} has {len(t.fields)} fields, got a value with {len(items)}"
             )
         for i, ((off, sub), item) in enumerate(zip(children(t), items, strict=True)):
-            _encode_into(buf, base + off, sub, item, f"{where}.{i}")
+            if item is not None:  # None: an (explicit padding) field left zero
+                _encode_into(buf, base + off, sub, item, f"{where}.{i}")
         return
     dense = _dense_leaf(t)
     if dense is not None and isinstance(value, np.ndarray) and value.dtype.names is None:

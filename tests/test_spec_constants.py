@@ -64,7 +64,9 @@ def _expected(t: rt.Scalar, v: object) -> float | int:
 class Reader:
     """A program whose kernel ``read`` stores every leaf of ``consts`` (sid → (type, default))."""
 
-    def __init__(self, consts: dict[str, tuple[rt.SpecType, object]], mode: str) -> None:
+    def __init__(
+        self, consts: dict[str, tuple[rt.SpecType, object]], mode: str, padding: str = "dpcpp"
+    ) -> None:
         self.consts = consts
         lines = []
         body = []
@@ -123,7 +125,7 @@ class Reader:
                 "}",
             ]
         )
-        self.prog = xmux.compile(self.text, spec_constants=mode)
+        self.prog = xmux.compile(self.text, spec_constants=mode, spec_padding=padding)
         self.kernel = self.prog["read"]
 
     def run(self, **call) -> tuple[np.ndarray, np.ndarray]:
@@ -261,17 +263,31 @@ PADDED = {
 }
 
 
+PAD = rt.PADDING_ID
+
+
+@pytest.mark.parametrize("padding", ["dpcpp", "gaps"])
 @pytest.mark.parametrize("mode", MODES)
-def test_padded_structs_defaults_set_and_changed(mode):
-    r = Reader(PADDED, mode)
+def test_padded_structs_defaults_set_and_changed(mode, padding):
+    """Both descriptor forms, both modes: sycl-post-link's (a padding descriptor for a struct's
+    tail only; the gap before the next constant in emulated mode only, native packs) and xmux's
+    per-gap form (every gap, both modes): the values read back are the same."""
+    r = Reader(PADDED, mode, padding)
     consts = r.prog.spec_constants
-    assert [c.offset for c in consts.values()] == [0, 16, 32, 44, 48]
-    assert consts["c"].descriptors == [(7, 0, 1), (rt.PADDING_ID, 1, 3)]  # head padding
-    assert consts["cic"].descriptors == [
-        (4, 0, 1), (rt.PADDING_ID, 1, 3), (5, 4, 4), (6, 8, 1), (rt.PADDING_ID, 9, 3)
-    ]
-    assert consts["cd"].descriptors == [(0, 0, 1), (rt.PADDING_ID, 1, 7), (1, 8, 8)]
-    assert consts["dc"].descriptors == [(2, 0, 8), (3, 8, 1), (rt.PADDING_ID, 9, 7)]
+    desc = {sid: c.descriptors for sid, c in consts.items()}
+    if padding == "gaps":
+        assert [c.offset for c in consts.values()] == [0, 16, 32, 44, 48]
+        assert desc["c"] == [(7, 0, 1), (PAD, 1, 3)]  # head padding of after_c
+        assert desc["cic"] == [(4, 0, 1), (PAD, 1, 3), (5, 4, 4), (6, 8, 1), (PAD, 9, 3)]
+        assert desc["cd"] == [(0, 0, 1), (PAD, 1, 7), (1, 8, 8)]
+    else:
+        offsets = [0, 16, 32, 44, 48] if mode == "emulated" else [0, 16, 32, 44, 45]
+        assert [c.offset for c in consts.values()] == offsets
+        assert desc["c"] == ([(7, 0, 1), (PAD, 1, 3)] if mode == "emulated" else [(7, 0, 1)])
+        assert desc["cic"] == [(4, 0, 1), (5, 4, 4), (6, 8, 1), (PAD, 9, 3)]
+        assert desc["cd"] == [(0, 0, 1), (1, 8, 8)]
+    assert desc["dc"] == [(2, 0, 8), (3, 8, 1), (PAD, 9, 7)]
+    assert len(r.prog.property_sets[rt.DEFAULT_VALUES_SET]["all"]) == offsets_end(consts)
     r.check({})
     first = {"cd": (-128, -1e300), "dc": (float("inf"), 127), "cic": (-1, 2**31 - 1, -2)}
     for sid, v in first.items():
@@ -281,6 +297,11 @@ def test_padded_structs_defaults_set_and_changed(mode):
     r.check({**first, **second}, spec_constants=second)
     r.prog.set_spec_constant("cic", (0, 0, 0))
     r.check({**first, "cic": (0, 0, 0)})
+
+
+def offsets_end(consts: dict[str, rt.SpecConstant]) -> int:
+    last = list(consts.values())[-1]
+    return last.offset + rt.footprint(last.type, last.descriptors)
 
 
 ORDERED = {
@@ -591,6 +612,12 @@ def test_bad_mode_and_marker_errors():
                         'spec.get_scalar "scale", @unused : i32')
     with pytest.raises(XmuxError, match=r'spec.get_scalar "scale": read as i32 here but as f32'):
         xmux.compile(bad, cache=False)
+    with pytest.raises(XmuxError, match=r"spec_padding must be one of \('dpcpp', 'gaps'\)"):
+        xmux.compile(SCALE, spec_padding="tail")
+    with pytest.raises(XmuxError, match=r"spec_padding applies to the default pipeline"):
+        xmux.compile(SCALE, pipeline=xmux.pipelines.cpu(), spec_padding="gaps")
+    with pytest.raises(XmuxError, match=r"lower-spec-constants: padding must be dpcpp or gaps"):
+        xmux.compile(SCALE, pipeline=xmux.pipelines.cpu(spec_padding="every"), cache=False)
 
 
 FIR = """

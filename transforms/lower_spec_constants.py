@@ -21,15 +21,27 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
 
 ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
 scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
-reuses its ids (it must keep its type and default). Layout (both modes): constants in ascending
-id order, each aligned to its type (natural C layout, vectors aligned to their size rounded up
-to a power of two); ``runtime/spec_constants.py`` documents the model and the descriptors.
+reuses its ids (it must keep its type and default). Layout: constants in ascending id order,
+each taking its store size (a vector without its tail padding); in emulated mode each is
+aligned to its type (natural C layout, vectors aligned to their size rounded up to a power of
+two); ``runtime/spec_types.py`` documents the model.
 
 Records (both modes), inserted at the top of the module: one ``spec.property`` per symbolic id
-(type and ``(leaf id, offset, size)`` descriptors with explicit padding leaves — gaps inside the
-value, and the gap before the next constant appended to the previous one, as DPC++ does) and
-one ``spec.default_values`` blob. Entry points get ``spec.used_constants`` (symbolic ids read by
-the kernel or functions it calls).
+(type and ``(leaf id, offset, size)`` descriptors) and one ``spec.default_values`` blob. Option
+``padding`` picks the descriptor form:
+
+* ``dpcpp`` (default): what sycl-post-link emits. A padding descriptor (id ``padding`` =
+  0xFFFFFFFF) only for a struct's tail padding (inner gaps follow from the offsets); in
+  emulated mode the gap before the next constant is appended to the previous one (at its end)
+  and the blob aligned; native sycl-post-link packs the blob without gaps. Emulated mode keeps
+  per-leaf records (sycl-post-link writes one ``(id, 0, sizeof)`` per constant there);
+* ``gaps``: xmux's self-describing form: a padding descriptor for every gap inside a value (a
+  vector's tail padding included) and the gap before the next constant, in both modes, so the
+  descriptors tile the buffer.
+
+Either way a constant's offset is the sum of the sizes of the constants before it, a size
+being the larger of its store size and the end of its last descriptor. Entry points get
+``spec.used_constants`` (symbolic ids read by the kernel or functions it calls).
 
 Expects: markers verified (default symbol of the marker's type). Guarantees: no markers and no
 ``spec.specialization_id`` left. Errors name the marker's symbolic id.
@@ -94,6 +106,7 @@ from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import spec_constants as rt
 
 MODES = ("native", "emulated")
+PADDING = rt.PADDING_FORMS
 #: emulated mode: the default blob, for kernel launches from host code
 DEFAULTS_GLOBAL = "xmux.spec_constants.defaults"
 PTR = llvm.LLVMPointerType()
@@ -106,6 +119,8 @@ class _Constant:
     model: rt.SpecType
     default: spec.SpecializationIdOp
     first_id: int
+    #: struct members whose default is undef (explicit padding: an id, no leaf)
+    undef: frozenset[rt.Path] = frozenset()
     offset: int = 0
     descriptors: list[tuple[int, int, int]] = field(default_factory=list)
 
@@ -132,8 +147,9 @@ def _assign_ids(
                 model = spec.spec_type(t)
             except VerifyException as e:
                 raise XmuxError(f"{_where(m)}: {e}") from None
-            consts[sid] = _Constant(sid, t, model, d, next_id)
-            next_id += rt.num_leaves(model)
+            c = _Constant(sid, t, model, d, next_id)
+            consts[sid] = c
+            next_id = rt.descriptors(model, next_id, undef=c.undef)[1]
         elif c.type != t:
             raise XmuxError(f"{_where(m)}: read as {t} here but as {c.type} before")
         elif c.default is not d:
@@ -143,19 +159,26 @@ def _assign_ids(
     return consts
 
 
-def _layout(consts: dict[str, _Constant]) -> bytes:
-    """Offsets, descriptors (with padding leaves) and the default blob; ascending ids."""
+def _layout(consts: dict[str, _Constant], mode: str, padding: str) -> bytes:
+    """Offsets, descriptors and the default blob; ascending ids. Each constant takes its store
+    size; emulated (and always in the ``gaps`` form) it is aligned to its type, the gap
+    recorded as a padding descriptor appended to the previous constant at its end and zero
+    bytes in the blob (sycl-post-link's ``updatePaddingInLastMDNode``); native sycl-post-link
+    packs the blob without gaps (nothing reads it at an offset)."""
     blob = bytearray()
     prev: _Constant | None = None
+    aligned = mode == "emulated" or padding == "gaps"
     for c in consts.values():
-        pad = -len(blob) % rt.align_of(c.model)
+        pad = -len(blob) % rt.align_of(c.model) if aligned else 0
         if pad:
             assert prev is not None  # the first constant sits at offset 0
-            prev.descriptors.append((rt.PADDING_ID, rt.size_of(prev.model), pad))
+            end = rt.footprint(prev.model, prev.descriptors)
+            prev.descriptors.append((rt.PADDING_ID, end, pad))
             blob += bytes(pad)
         c.offset = len(blob)
-        c.descriptors = rt.descriptors(c.model, c.first_id)
-        blob += spec.default_bytes(c.type, c.default.value)
+        c.descriptors = rt.descriptors(c.model, c.first_id, padding, c.undef)[0]
+        size = rt.footprint(c.model, c.descriptors)
+        blob += spec.default_bytes(c.type, c.default.value)[:size]
         prev = c
     return bytes(blob)
 
@@ -300,11 +323,16 @@ class LowerSpecConstants(ModulePass):
     name = "lower-spec-constants"
 
     mode: str = "native"
+    padding: str = "dpcpp"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mode not in MODES:
             raise XmuxError(
                 f"lower-spec-constants: mode must be native or emulated, got {self.mode!r}"
+            )
+        if self.padding not in PADDING:
+            raise XmuxError(
+                f"lower-spec-constants: padding must be dpcpp or gaps, got {self.padding!r}"
             )
         markers = [o for o in op.walk() if isinstance(o, spec.GetSpecConstantOp)]
         defaults = {o.sym_name.data: o for o in op.ops if isinstance(o, spec.SpecializationIdOp)}
@@ -316,7 +344,7 @@ class LowerSpecConstants(ModulePass):
                 f"(spec.property / spec.default_values) and new markers ({_where(markers[0])})"
             )
         consts = _assign_ids(markers, defaults)
-        blob = _layout(consts)
+        blob = _layout(consts, self.mode, self.padding)
 
         # which function reads which constant (directly, then through calls)
         graph = _call_graph(op)
