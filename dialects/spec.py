@@ -35,15 +35,23 @@ Three layers, as in the reference:
 
 Types: scalars are signless ``i1 i8 i16 i32 i64`` and ``f16 f32 f64`` (``i1`` takes one byte);
 composites are ``!llvm.struct<(...)>`` (natural C layout), ``!llvm.array<N x T>`` and 1-D
-``vector<NxT>`` of a non-``i1`` scalar (aligned to its size rounded up to a power of two, as
-LLVM lays vectors out), nested freely. Default values: ``IntegerAttr``/``FloatAttr`` of the
-scalar type; an array attribute with one element per field/element for composites; for
-vectors also ``dense<...> : vector<NxT>``.
+``vector<NxT>`` (aligned to its size rounded up to a power of two, as LLVM lays vectors out;
+``vector<Nxi1>`` is SYCL's ``vec<bool, N>``: a byte per element), nested freely. Default
+values: ``IntegerAttr``/``FloatAttr`` of the scalar type; an array attribute with one element
+per field/element for composites; for vectors also ``dense<...> : vector<NxT>``.
+
+C++ layouts are written as clang lowers them: ``alignas(N)`` and packed types get explicit
+padding members (``array<K x i8>``) whose default is ``#spec.undef``; such a member takes a
+numeric id but no descriptor (sycl-post-link's rule) and its bytes are zero::
+
+    // struct alignas(32) S { float a; char b; int c; } = {3.14, 8, 42}
+    spec.specialization_id @s = [3.14 : f32, 8 : i8, 42 : i32, #spec.undef]
+        : !llvm.struct<(f32, i8, i32, array<20 x i8>)>
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -72,6 +80,8 @@ from xdsl.irdl import (
     AnyAttr,
     EqAttrConstraint,
     IRDLOperation,
+    ParametrizedAttribute,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_operand_def,
     prop_def,
@@ -113,8 +123,8 @@ def spec_type(t: Attribute) -> SpecType:
     if isinstance(t, VectorType):
         shape = t.get_shape()
         elem = spec_type(t.element_type)
-        if len(shape) != 1 or shape[0] < 1 or t.get_num_scalable_dims() or elem.bits == 1:
-            raise VerifyException(f"{t}: only 1-D fixed vectors of non-i1 scalars are supported")
+        if len(shape) != 1 or shape[0] < 1 or t.get_num_scalable_dims():
+            raise VerifyException(f"{t}: only 1-D fixed vectors are supported")
         return rt.Vector(shape[0], elem)
     raise VerifyException(
         f"{t} cannot be a specialization constant type (scalars i1..i64, f16, f32, f64; "
@@ -137,11 +147,30 @@ def element_types(t: Attribute) -> list[Attribute]:
     return []
 
 
-def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list[TypedAttribute]:
-    """The scalar leaves of a default value of type ``t``, depth first (checks the shape)."""
+@irdl_attr_definition
+class UndefAttr(ParametrizedAttribute):
+    """``#spec.undef``: a struct member without a default (an explicit padding member, as
+    clang writes ``[3 x i8] undef``): it takes one id and no descriptor, its bytes are zero."""
+
+    name = "spec.undef"
+
+
+def _walk_default(
+    t: Attribute, value: Attribute, where: str, path: rt.Path, member: bool
+) -> Iterator[tuple[rt.Path, TypedAttribute | None]]:
+    """(path, leaf) of every scalar leaf of a default value, depth first; (path, None) for an
+    undef struct member (checks the shape)."""
+    if isinstance(value, UndefAttr):
+        if not member:
+            raise VerifyException(
+                f"{where}: #spec.undef is only for struct members (explicit padding)"
+            )
+        yield path, None
+        return
     if is_scalar_type(t):
         if isinstance(value, (IntegerAttr, FloatAttr)) and value.type == t:
-            return [value]
+            yield path, value
+            return
         raise VerifyException(f"{where}: expected a {t} literal, got {value}")
     elems = element_types(t)
     if isinstance(t, VectorType) and isinstance(value, DenseIntOrFPElementsAttr):
@@ -151,17 +180,32 @@ def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list
         if len(vals) == 1:
             vals *= len(elems)
         make = FloatAttr if isinstance(t.element_type, tuple(_FLOATS)) else IntegerAttr
-        return [make(v, t.element_type) for v in vals]  # type: ignore[arg-type]
+        for i, v in enumerate(vals):
+            yield (*path, i), make(v, t.element_type)  # type: ignore[arg-type]
+        return
     if not isinstance(value, ArrayAttr):
         raise VerifyException(f"{where}: expected [...] with {len(elems)} elements for {t}")
     if len(value.data) != len(elems):
         raise VerifyException(
             f"{where}: {t} has {len(elems)} elements, the default value has {len(value.data)}"
         )
-    out: list[TypedAttribute] = []
+    is_struct = isinstance(t, llvm.LLVMStructType)
     for i, (et, ev) in enumerate(zip(elems, value.data, strict=True)):
-        out += default_leaves(et, ev, f"{where}[{i}]")
-    return out
+        yield from _walk_default(et, ev, f"{where}[{i}]", (*path, i), is_struct)
+
+
+def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list[TypedAttribute]:
+    """The scalar leaves of a default value of type ``t``, depth first (checks the shape),
+    without those of undef members."""
+    leaves = [leaf for _, leaf in _walk_default(t, value, where, (), False) if leaf is not None]
+    if not leaves:
+        raise VerifyException(f"{where}: a specialization constant needs a defined leaf")
+    return leaves
+
+
+def undef_paths(t: Attribute, value: Attribute) -> frozenset[rt.Path]:
+    """The struct members of a default value that are ``#spec.undef``."""
+    return frozenset(p for p, leaf in _walk_default(t, value, "value", (), False) if leaf is None)
 
 
 def leaf_value(attr: TypedAttribute) -> int | float | bool:
@@ -172,11 +216,25 @@ def leaf_value(attr: TypedAttribute) -> int | float | bool:
     return bool(v & 1) if attr.type == IntegerType(1) else v
 
 
+def _leaf_offsets(model: rt.SpecType, base: int, path: rt.Path) -> Iterator[tuple[rt.Path, int]]:
+    if isinstance(model, rt.Scalar):
+        yield path, base
+        return
+    for i, (off, sub) in enumerate(rt.children(model)):
+        yield from _leaf_offsets(sub, base + off, (*path, i))
+
+
 def default_bytes(t: Attribute, value: Attribute) -> bytes:
-    """The bytes of a default value in the buffer layout (padding zero)."""
+    """The bytes of a default value in the buffer layout (padding and undef members zero)."""
     model = spec_type(t)
     buf = bytearray(rt.size_of(model))
-    for (off, s), leaf in zip(rt.leaves(model), default_leaves(t, value), strict=True):
+    offsets = dict(_leaf_offsets(model, 0, ()))
+    scalars = dict(rt.leaves(model))
+    for path, leaf in _walk_default(t, value, "value", (), False):
+        if leaf is None:
+            continue
+        off = offsets[path]
+        s = scalars[off]
         v = leaf_value(leaf)
         if s.kind == "int" and s.bits > 1:
             v = int(v) & ((1 << s.bits) - 1)
@@ -585,7 +643,7 @@ Spec = Dialect(
         PropertyOp,
         DefaultValuesOp,
     ],
-    [],
+    [UndefAttr],
 )
 
 __all__ = [
@@ -598,10 +656,12 @@ __all__ = [
     "Spec",
     "SpecConstantOp",
     "SpecializationIdOp",
+    "UndefAttr",
     "default_bytes",
     "default_leaves",
     "element_types",
     "is_scalar_type",
     "records",
     "spec_type",
+    "undef_paths",
 ]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from spec_reader import BOOL, F16, F32, F64, I8, I16, I32, I64, Reader, leaves_of, python_value
 
 import xmux
 from xmux.errors import XmuxError
@@ -25,137 +26,6 @@ from xmux.runtime import spec_constants as rt
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MODES = ["native", "emulated"]
-
-I8, I16, I32, I64 = (rt.SCALARS[f"i{b}"] for b in (8, 16, 32, 64))
-F16, F32, F64 = (rt.SCALARS[f"f{b}"] for b in (16, 32, 64))
-BOOL = rt.SCALARS["i1"]
-
-
-# ---------------------------------------------------------------------------------------
-# A generated reader kernel
-# ---------------------------------------------------------------------------------------
-
-
-def _attr(t: rt.SpecType, v: object) -> str:
-    """MLIR attribute text of a default value (exactly representable values only)."""
-    if isinstance(t, rt.Scalar):
-        if t.bits == 1:
-            return "true" if v else "false"
-        return f"{v} : {t}" if t.kind == "int" else f"{float(v)!r} : {t}"
-    items = [_attr(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
-    return "[" + ", ".join(items) + "]"
-
-
-def _leaves(t: rt.SpecType, v: object, path: tuple = ()) -> list[tuple[tuple, rt.Scalar, object]]:
-    if isinstance(t, rt.Scalar):
-        return [(path, t, v)]
-    out = []
-    for i, ((_, sub), x) in enumerate(zip(rt.children(t), v, strict=True)):
-        out += _leaves(sub, x, (*path, (i, isinstance(t, rt.Vector))))
-    return out
-
-
-def _expected(t: rt.Scalar, v: object) -> float | int:
-    if t.kind == "int":
-        return int(bool(v)) if t.bits == 1 else int(v)
-    return float(np.asarray(v, dtype=t.dtype))
-
-
-class Reader:
-    """A program whose kernel ``read`` stores every leaf of ``consts`` (sid → (type, default))."""
-
-    def __init__(
-        self, consts: dict[str, tuple[rt.SpecType, object]], mode: str, padding: str = "dpcpp"
-    ) -> None:
-        self.consts = consts
-        lines = []
-        body = []
-        self.slots: list[tuple[str, tuple, rt.Scalar, str, int]] = []  # sid, path, t, kind, index
-        n_int = n_float = 0
-        for k, (sid, (t, default)) in enumerate(consts.items()):
-            lines.append(f"spec.specialization_id @d{k} = {_attr(t, default)}" + (
-                "" if isinstance(t, rt.Scalar) else f" : {t}"))
-            op = "get_scalar" if isinstance(t, rt.Scalar) else "get_composite"
-            body.append(f'%c{k} = spec.{op} "{sid}", @d{k} : {t}')
-            for j, (path, leaf, _) in enumerate(_leaves(t, default)):
-                name = f"%c{k}"
-                cur: rt.SpecType = t
-                pos: list[int] = []
-                for i, in_vector in path:
-                    if in_vector:
-                        if pos:
-                            body.append(f"%e{k}_{j}_{len(body)} = llvm.extractvalue {name}"
-                                        f"[{', '.join(map(str, pos))}] : {t}")
-                            name = f"%e{k}_{j}_{len(body) - 1}"
-                            pos = []
-                        body.append(f"%x{k}_{j} = vector.extract {name}[{i}] : {leaf} from {cur}")
-                        name = f"%x{k}_{j}"
-                    else:
-                        pos.append(i)
-                    cur = dict(enumerate(c for _, c in rt.children(cur)))[i]
-                if pos:
-                    body.append(f"%x{k}_{j} = llvm.extractvalue {name}[{', '.join(map(str, pos))}]"
-                                f" : {t}")
-                    name = f"%x{k}_{j}"
-                if leaf.kind == "int":
-                    if leaf.bits != 64:
-                        ext = "extui" if leaf.bits == 1 else "extsi"
-                        body.append(f"%w{k}_{j} = arith.{ext} {name} : {leaf} to i64")
-                        name = f"%w{k}_{j}"
-                    body.append(f"%i{k}_{j} = arith.constant {n_int} : index")
-                    body.append(f"memref.store {name}, %ints[%i{k}_{j}] : memref<?xi64>")
-                    self.slots.append((sid, path, leaf, "int", n_int))
-                    n_int += 1
-                else:
-                    if leaf.bits != 64:
-                        body.append(f"%w{k}_{j} = arith.extf {name} : {leaf} to f64")
-                        name = f"%w{k}_{j}"
-                    body.append(f"%i{k}_{j} = arith.constant {n_float} : index")
-                    body.append(f"memref.store {name}, %floats[%i{k}_{j}] : memref<?xf64>")
-                    self.slots.append((sid, path, leaf, "float", n_float))
-                    n_float += 1
-        self.n_int, self.n_float = max(n_int, 1), max(n_float, 1)
-        self.text = "\n".join(
-            [
-                *lines,
-                "func.func @read(%ints: memref<?xi64>, %floats: memref<?xf64>)",
-                '    attributes {mux.kernel = "entry_point"} {',
-                *("  " + b for b in body),
-                "  func.return",
-                "}",
-            ]
-        )
-        self.prog = xmux.compile(self.text, spec_constants=mode, spec_padding=padding)
-        self.kernel = self.prog["read"]
-
-    def run(self, **call) -> tuple[np.ndarray, np.ndarray]:
-        ints = np.full(self.n_int, -12345, np.int64)
-        floats = np.full(self.n_float, np.nan, np.float64)
-        self.kernel(ints, floats, global_size=1, **call)
-        return ints, floats
-
-    def check(self, values: dict[str, object], **call) -> None:
-        """Run and compare every leaf with ``values`` (missing ids: their defaults)."""
-        ints, floats = self.run(**call)
-        for sid, (t, default) in self.consts.items():
-            v = values.get(sid, default)
-            for (path, leaf, x), slot in zip(
-                _leaves(t, v), [s for s in self.slots if s[0] == sid], strict=True
-            ):
-                assert slot[1] == path
-                got = ints[slot[4]] if slot[3] == "int" else floats[slot[4]]
-                want = _expected(leaf, x)
-                assert got == want or (np.isnan(want) and np.isnan(got)), (sid, path, got, want)
-
-
-def _python(t: rt.SpecType, v: object) -> object:
-    """A value in the nested-tuple form _leaves expects (numpy arrays → lists)."""
-    if isinstance(v, np.ndarray):
-        v = v.tolist()
-    if isinstance(t, rt.Scalar):
-        return v
-    return [_python(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
-
 
 # ---------------------------------------------------------------------------------------
 # The examples
@@ -360,9 +230,9 @@ def test_nested_composites_vectors_and_small_scalars(mode):
     }
     for sid, v in values.items():
         r.prog.set_spec_constant(sid, v)
-    r.check({sid: _python(NESTED[sid][0], v) for sid, v in values.items()})
+    r.check({sid: python_value(NESTED[sid][0], v) for sid, v in values.items()})
     raw = rt.encode(NESTED["A"][0], (9, (0.75, -0.5)))  # composites may be given as bytes
-    r.check({**{sid: _python(NESTED[sid][0], v) for sid, v in values.items()},
+    r.check({**{sid: python_value(NESTED[sid][0], v) for sid, v in values.items()},
              "A": (9, (0.75, -0.5))}, spec_constants={"A": raw})
 
 
@@ -744,7 +614,7 @@ def _check_bits(r: Reader, values: dict[str, object], **call) -> None:
     for sid, (t, default) in r.consts.items():
         v = values.get(sid, default)
         slots = [s for s in r.slots if s[0] == sid]
-        for (path, leaf, x), slot in zip(_leaves(t, v), slots, strict=True):
+        for (path, leaf, x), slot in zip(leaves_of(t, v), slots, strict=True):
             got = int(ints[slot[4]]) if slot[3] == "int" else int(floats[slot[4]:][:1].view(
                 np.int64)[0])
             assert got == _bits(leaf, x), (sid, path, x, hex(got), hex(_bits(leaf, x)))

@@ -93,6 +93,7 @@ from xdsl.dialects.builtin import (
     FunctionType,
     ModuleOp,
     TensorType,
+    VectorType,
     i1,
     i8,
 )
@@ -147,7 +148,11 @@ def _assign_ids(
                 model = spec.spec_type(t)
             except VerifyException as e:
                 raise XmuxError(f"{_where(m)}: {e}") from None
-            c = _Constant(sid, t, model, d, next_id)
+            try:
+                undef = spec.undef_paths(t, d.value)
+            except VerifyException as e:
+                raise XmuxError(f"{_where(m)}: @{dname}: {e}") from None
+            c = _Constant(sid, t, model, d, next_id, undef)
             consts[sid] = c
             next_id = rt.descriptors(model, next_id, undef=c.undef)[1]
         elif c.type != t:
@@ -184,32 +189,47 @@ def _layout(consts: dict[str, _Constant], mode: str, padding: str) -> bytes:
 
 
 def _native_tree(
-    t: Attribute, leaves: Iterator[Attribute], ids: Iterator[int], ops: list[Operation]
+    t: Attribute,
+    path: rt.Path,
+    c: _Constant,
+    leaves: Iterator[Attribute],
+    ids: Iterator[int],
+    ops: list[Operation],
 ) -> SSAValue:
-    if spec.is_scalar_type(t):
+    if path in c.undef:  # an explicit padding member: its id is taken, its value undefined
+        next(ids)
+        op: Operation = llvm.UndefOp(t)
+    elif spec.is_scalar_type(t):
         op = spec.SpecConstantOp(next(ids), next(leaves))  # type: ignore[arg-type]
     else:
-        elems = [_native_tree(et, leaves, ids, ops) for et in spec.element_types(t)]
+        elems = [
+            _native_tree(et, (*path, i), c, leaves, ids, ops)
+            for i, et in enumerate(spec.element_types(t))
+        ]
         op = spec.ConstantCompositeOp(elems, t)
     ops.append(op)
-    return op.result
+    return op.results[0]
 
 
 def _lower_native(m: spec.GetSpecConstantOp, c: _Constant) -> None:
     ops: list[Operation] = []
     leaves = iter(spec.default_leaves(c.type, c.default.value))
-    result = _native_tree(c.type, leaves, itertools.count(c.first_id), ops)
+    result = _native_tree(c.type, (), c, leaves, itertools.count(c.first_id), ops)
     _replace(m, ops, result)
 
 
 def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -> None:
     gep = llvm.GEPOp(buffer, [c.offset], i8)
-    is_i1 = c.type == i1
-    load = llvm.LoadOp(gep, i8 if is_i1 else c.type, alignment=rt.align_of(c.model))
+    # bools take a byte each: an i1 (or vector of i1) is loaded as bytes and truncated
+    t = c.type
+    bools = t == i1 or (isinstance(t, VectorType) and t.element_type == i1)
+    loaded = (VectorType(i8, t.get_shape()) if isinstance(t, VectorType) else i8) if bools else t
+    load = llvm.LoadOp(gep, loaded, alignment=rt.align_of(c.model))
     attrs.set_spec_buffer_load(load)  # invariant: convert-spec-to-llvm hoists it
     ops: list[Operation] = [gep, load]
-    if is_i1:
-        ops.append(arith.TruncIOp(load.dereferenced_value, i1))
+    if bools:  # arith.trunci takes no vectors in xDSL
+        trunc = llvm.TruncOp if isinstance(t, VectorType) else arith.TruncIOp
+        ops.append(trunc(load.dereferenced_value, t))
     _replace(m, ops, ops[-1].results[0])
 
 

@@ -1,0 +1,218 @@
+"""DPC++'s specialization-constant tests, ported: the facts of intel/llvm's
+``llvm/test/tools/sycl-post-link/spec-constants/*.ll`` (property sets: ids, descriptors,
+default blobs) and ``sycl/test-e2e/SpecConstants/2020/*.cpp`` (values read back), written as
+xmux programs and checked in both modes. Each test names the DPC++ test it ports.
+
+C++ types are spelled as clang lowers them to LLVM IR: ``alignas`` and packed layouts become
+explicit padding members, whose defaults are undef (``#spec.undef`` here).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from spec_reader import F32, I8, I16, I32, Reader, python_value
+
+import xmux
+from xmux.runtime import spec_constants as rt
+
+MODES = ["native", "emulated"]
+PAD = rt.PADDING_ID
+
+
+def _pad(n: int) -> rt.Array:
+    return rt.Array(n, I8)
+
+
+def _sets(r: Reader) -> tuple[dict[str, list[tuple[int, int, int]]], bytes]:
+    sets = r.prog.property_sets
+    return sets[rt.PROPERTY_SET], sets[rt.DEFAULT_VALUES_SET]["all"]
+
+
+# struct-with-padding-in-the-middle.ll (and SYCL-CTS's user_defined_type):
+# struct { float a; char d; int b; char c; } = <{ float, i8, [3 x i8], i32, i8, [3 x i8] }>,
+# default (3.14, 'a', 42, 8). The padding members take ids 2 and 5 and no descriptor; the
+# tail padding member becomes the padding descriptor (-1, 13, 3).
+UDT = rt.Struct((F32, I8, _pad(3), I32, I8, _pad(3)))
+UDT_DEFAULT = (3.14, 97, None, 42, 8, None)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_struct_with_padding_in_the_middle(mode):
+    r = Reader({"uidc5885cee0b80ad9d____ZL7spec_id": (UDT, UDT_DEFAULT)}, mode)
+    descs, blob = _sets(r)
+    assert descs == {
+        "uidc5885cee0b80ad9d____ZL7spec_id": [
+            (0, 0, 4), (1, 4, 1), (3, 8, 4), (4, 12, 1), (PAD, 13, 3)
+        ]
+    }
+    assert blob == struct.pack("<fb3xib3x", np.float32(3.14), 97, 42, 8)
+    r.check({})
+    new = (1.5, 98, None, -7, 9, None)  # padding members given as None (left zero)
+    r.check({"uidc5885cee0b80ad9d____ZL7spec_id": new},
+            spec_constants={"uidc5885cee0b80ad9d____ZL7spec_id": new})
+    raw = struct.pack("<fb3xib3x", 2.5, 99, 123456, 10)  # or as the C++ object's 16 bytes
+    r.prog.set_spec_constant("uidc5885cee0b80ad9d____ZL7spec_id", raw)
+    r.check({"uidc5885cee0b80ad9d____ZL7spec_id": (2.5, 99, None, 123456, 10, None)})
+
+
+# composite-padding-desc.ll: struct TestStruct { int; char; } zero-initialised, native:
+# descriptors (0, 0, 4), (1, 4, 1), (-1, 5, 3); the default blob is 8 zero bytes.
+# composite-default-value-padding.ll: the same struct = {20, 'c'} then a bool = true, emulated:
+# sizes 8 and 1, blob 14 00 00 00 63 00 00 00 01 (9 bytes). sycl-post-link's emulated records
+# are (0, 0, 8) and (1, 0, 1): xmux keeps its per-leaf records there (docs/architecture.md).
+@pytest.mark.parametrize("mode", MODES)
+def test_composite_tail_padding_and_default_blob(mode):
+    zero = Reader({"fb86570d411366d1____ZL9SpecConst": (rt.Struct((I32, I8)), (0, 0))}, mode)
+    descs, blob = _sets(zero)
+    assert descs == {"fb86570d411366d1____ZL9SpecConst": [(0, 0, 4), (1, 4, 1), (PAD, 5, 3)]}
+    assert blob == bytes(8)
+    r = Reader(
+        {
+            "9d329ad59055e972____ZL12StructSpecId": (rt.Struct((I32, I8)), (20, 99)),
+            "9d329ad59055e972____ZL10BoolSpecId": (rt.SCALARS["i1"], True),
+        },
+        mode,
+    )
+    descs, blob = _sets(r)
+    assert descs == {
+        "9d329ad59055e972____ZL12StructSpecId": [(0, 0, 4), (1, 4, 1), (PAD, 5, 3)],
+        "9d329ad59055e972____ZL10BoolSpecId": [(2, 0, 1)],
+    }
+    assert blob == bytes.fromhex("140000006300000001")
+    assert [c.offset for c in r.prog.spec_constants.values()] == [0, 8]
+    r.check({})
+    r.check({"9d329ad59055e972____ZL10BoolSpecId": False},
+            spec_constants={"9d329ad59055e972____ZL10BoolSpecId": False})
+
+
+# non_native/spec_const_alignment_test.cpp: three char constants 'a', 'b', 'c' and
+# Composite{float f; int i; char c;} = {3.14f, 42, 'X'}; set to 'U', 'V', 'W' and
+# {2.71f, 99, 'Y'} in all 24 orders, each read back. Emulated, the composite is aligned to 4:
+# the padding before it is appended to the third char (sycl-post-link's emulated form).
+@pytest.mark.parametrize("mode", MODES)
+def test_alignment_of_a_composite_after_chars_all_orders(mode):
+    import itertools
+
+    consts = {
+        "char_spec0": (I8, ord("a")),
+        "char_spec1": (I8, ord("b")),
+        "char_spec2": (I8, ord("c")),
+        "composite_spec": (rt.Struct((F32, I32, I8)), (3.14, 42, ord("X"))),
+    }
+    new = {"char_spec0": ord("U"), "char_spec1": ord("V"), "char_spec2": ord("W"),
+           "composite_spec": (2.71, 99, ord("Y"))}
+    r = Reader(consts, mode)
+    descs, blob = _sets(r)
+    assert descs["char_spec2"] == ([(2, 0, 1), (PAD, 1, 1)] if mode == "emulated" else [(2, 0, 1)])
+    assert descs["composite_spec"] == [(3, 0, 4), (4, 4, 4), (5, 8, 1), (PAD, 9, 3)]
+    offsets = [0, 1, 2, 4] if mode == "emulated" else [0, 1, 2, 3]
+    assert [c.offset for c in r.prog.spec_constants.values()] == offsets
+    assert len(blob) == offsets[-1] + 12
+    for order in itertools.permutations(new):
+        call = {sid: new[sid] for sid in order}  # handler::set_specialization_constant order
+        r.check(new, spec_constants=call)
+    r.check({})
+
+
+# nested-non-packed-struct.cpp, three types as clang lays them out:
+# user_defined_type3 { char x; struct { char y; int z; char a; } s; char b; } (defaults 'x',
+# 'y', 'z', 'a', 'b'): the inner struct's tail padding and the outer one's are descriptors;
+# struct alignas(32) user_defined_type2 { float a; char b; int c; } = { float, i8, i32,
+# [20 x i8] }; user_defined_type { float a; user_defined_type2 n; int b alignas(32); char c; }
+# = { float, [28 x i8], user_defined_type2, i32, i8, [27 x i8] } (size 96).
+UDT3 = rt.Struct((I8, rt.Struct((I8, I32, I8)), I8))
+UDT2 = rt.Struct((F32, I8, I32, _pad(20)))
+UDT1 = rt.Struct((F32, _pad(28), UDT2, I32, I8, _pad(27)))
+
+
+def _udt2(a: float, b: int, c: int) -> tuple:
+    return (a, b, c, None)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nested_non_packed_and_alignas_structs(mode):
+    consts = {
+        "spec_id2": (UDT2, _udt2(3.14, 8, 42)),
+        "spec_id": (UDT1, (3.14, None, _udt2(3.14, 8, 42), 42, 8, None)),
+        "spec_id3": (UDT3, (ord("x"), (ord("y"), ord("z"), ord("a")), ord("b"))),
+    }
+    r = Reader(consts, mode)
+    descs, blob = _sets(r)
+    assert descs["spec_id2"] == [(0, 0, 4), (1, 4, 1), (2, 8, 4), (PAD, 12, 20)]
+    assert descs["spec_id"] == [
+        (4, 0, 4), (6, 32, 4), (7, 36, 1), (8, 40, 4), (PAD, 44, 20),
+        (10, 64, 4), (11, 68, 1), (PAD, 69, 27),
+    ]
+    assert descs["spec_id3"] == [
+        (13, 0, 1), (14, 4, 1), (15, 8, 4), (16, 12, 1), (PAD, 13, 3), (17, 16, 1), (PAD, 17, 3)
+    ]
+    assert [c.offset for c in r.prog.spec_constants.values()] == [0, 32, 128]
+    assert len(blob) == 148
+    assert blob[128:148] == struct.pack("<b3xb3xib3xb3x", *map(ord, "xyzab"))
+    r.check({})
+    new = (1.0, None, _udt2(1.0, 3, 2), 2, 3, None)  # user_defined_type new_data(1.0, 2, 3)
+    r.prog.set_spec_constant("spec_id", new)
+    r.check({"spec_id": new})
+
+
+# marray_vec.cpp: vec<float, 3> (a class around <3 x float>: 16 bytes, 4 of tail padding) and
+# marray<float, 3> (a class around float[3]: 12 bytes), defaults (1, 2, 3), read back.
+@pytest.mark.parametrize("mode", MODES)
+def test_vec_and_marray_of_three_floats(mode):
+    consts = {
+        "vec_spec_const": (rt.Struct((rt.Vector(3, F32),)), ((1.0, 2.0, 3.0),)),
+        "marray_spec_const": (rt.Struct((rt.Array(3, F32),)), ((1.0, 2.0, 3.0),)),
+    }
+    r = Reader(consts, mode)
+    descs, blob = _sets(r)
+    assert descs == {
+        "vec_spec_const": [(0, 0, 4), (1, 4, 4), (2, 8, 4), (PAD, 12, 4)],
+        "marray_spec_const": [(3, 0, 4), (4, 4, 4), (5, 8, 4)],
+    }
+    assert blob == struct.pack("<3f4x3f", 1, 2, 3, 1, 2, 3)
+    r.check({})
+    v = {"vec_spec_const": (np.array([4, 5, 6], np.float32),), "marray_spec_const": ([7, 8, 9],)}
+    r.check({k: python_value(consts[k][0], x) for k, x in v.items()}, spec_constants=v)
+
+
+# bool.ll: a bool constant is one byte (loaded as i8 and truncated in emulated mode); a
+# {float, int, char} after it sits at offset 4. vec<bool, N> (xmux: vector<Nxi1>) takes a byte
+# per element, as sycl::vec<bool, N> stores it.
+@pytest.mark.parametrize("mode", MODES)
+def test_bool_and_vector_of_bool(mode):
+    b = rt.SCALARS["i1"]
+    consts = {
+        "name_A": (b, True),
+        "name_B": (rt.Struct((F32, I32, I8)), (20.0, 20, 20)),
+        "vb": (rt.Vector(4, b), (True, False, False, True)),
+        "after": (I16, -2),
+    }
+    r = Reader(consts, mode)
+    descs, blob = _sets(r)
+    assert descs["vb"] == [(4, 0, 1), (5, 1, 1), (6, 2, 1), (7, 3, 1)]
+    offsets = [0, 4, 16, 20] if mode == "emulated" else [0, 1, 13, 17]
+    assert [c.offset for c in r.prog.spec_constants.values()] == offsets
+    assert blob[offsets[2]:offsets[2] + 4] == bytes([1, 0, 0, 1])
+    r.check({})
+    new = {"name_A": False, "vb": np.array([False, True, True, False]), "after": 7}
+    r.check({k: python_value(consts[k][0], x) for k, x in new.items()}, spec_constants=new)
+
+
+def test_undef_is_only_for_struct_members():
+    src = """
+spec.specialization_id @d = [1 : i8, #spec.undef] : !llvm.array<2 x i8>
+func.func @k(%x: memref<?xi8>) attributes {mux.kernel = "entry_point"} {
+  %v = spec.get_composite "a", @d : !llvm.array<2 x i8>
+  func.return
+}
+"""
+    with pytest.raises(xmux.XmuxError, match=r"#spec.undef is only for struct members"):
+        xmux.compile(src, cache=False)
+    only = src.replace("[1 : i8, #spec.undef] : !llvm.array<2 x i8>",
+                       "[#spec.undef] : !llvm.struct<(i8)>").replace(
+        "!llvm.array<2 x i8>", "!llvm.struct<(i8)>")
+    with pytest.raises(xmux.XmuxError, match=r"needs a defined leaf"):
+        xmux.compile(only, cache=False)
