@@ -66,6 +66,7 @@ from xmux.runtime.spec_types import (
     SCALARS,
     Array,
     Path,
+    Placed,
     Scalar,
     SpecConstantError,
     SpecType,
@@ -78,6 +79,7 @@ from xmux.runtime.spec_types import (
     encode,
     field_offsets,
     footprint,
+    layout,
     leaves,
     llvm_literal,
     llvm_type,
@@ -86,6 +88,7 @@ from xmux.runtime.spec_types import (
     store_size,
     type_from_json,
     type_to_json,
+    undef_members,
 )
 
 __all__ = [
@@ -94,6 +97,9 @@ __all__ = [
     "DEFAULT_VALUES_SET",
     "GLOBAL_PREFIX",
     "PADDING_FORMS",
+    "Placed",
+    "layout",
+    "undef_members",
     "PADDING_ID",
     "Path",
     "footprint",
@@ -153,7 +159,9 @@ class Collector:
     def __call__(self, pass_: object, module: object) -> None:
         name = getattr(pass_, "name", None)
         if name == "lower-spec-constants":
-            self.table = collect(module, getattr(pass_, "mode", "native"))
+            self.table = collect(
+                module, getattr(pass_, "mode", "native"), getattr(pass_, "padding", "dpcpp")
+            )
         elif name == "convert-spec-to-llvm":
             from xdsl.dialects import llvm
 

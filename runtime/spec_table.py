@@ -25,12 +25,14 @@ from xmux.runtime.spec_types import (
     SpecType,
     encode,
     footprint,
+    layout,
     leaves,
     llvm_literal,
     llvm_type,
     store_size,
     type_from_json,
     type_to_json,
+    undef_members,
 )
 
 # ---------------------------------------------------------------------------------------
@@ -78,8 +80,11 @@ class SpecTable:
         kernels: Mapping[str, KernelSpecUse],
         template: str | None = None,
         optimized: bool = False,
+        padding: str = "dpcpp",
     ) -> None:
         self.mode = mode
+        #: the descriptor form (lower-spec-constants' ``padding``): "dpcpp" or "gaps"
+        self.padding = padding
         self.constants: dict[str, SpecConstant] = {}
         offset = 0
         for c in sorted(constants, key=lambda c: min(c.leaf_ids, default=0)):
@@ -117,6 +122,30 @@ class SpecTable:
         return {
             PROPERTY_SET: {s: list(c.descriptors) for s, c in self.constants.items()},
             DEFAULT_VALUES_SET: {"all": self.default_values},
+        }
+
+    def kernel_property_sets(self, kernel: str) -> dict[str, dict[str, object]]:
+        """The property sets of ``kernel``'s own device image, as sycl-post-link writes them
+        with ``-split=kernel``: only the constants the kernel (or a function it calls) reads,
+        ids from 0 in order of first use there, offsets and default blob laid out anew."""
+        use = self.kernels.get(kernel)
+        if use is None:
+            known = ", ".join(f"'{k}'" for k in self.kernels) or "none"
+            raise SpecConstantError(f"unknown kernel {kernel!r} (this program has: {known})")
+        consts = [self.constants[s] for s in use.uses]
+        placed, size = layout(
+            [(c.type, undef_members(c.type, c.descriptors)) for c in consts],
+            self.mode,
+            self.padding,
+        )
+        blob = bytearray(size)
+        for c, p in zip(consts, placed, strict=True):
+            blob[p.offset : p.offset + c.size] = self.default(c.symbolic_id)
+        return {
+            PROPERTY_SET: {
+                c.symbolic_id: p.descriptors for c, p in zip(consts, placed, strict=True)
+            },
+            DEFAULT_VALUES_SET: {"all": bytes(blob)},
         }
 
     def default(self, symbolic_id: str) -> bytes:
@@ -184,7 +213,7 @@ class SpecTable:
 
     def with_template(self, template: str) -> SpecTable:
         """The same constants with another LLVM IR template (a variant of the program)."""
-        t = SpecTable(self.mode, [], b"", self.kernels, template)
+        t = SpecTable(self.mode, [], b"", self.kernels, template, padding=self.padding)
         t.constants, t.default_values = self.constants, self.default_values
         t._leaf_at = self._leaf_at
         return t
@@ -207,6 +236,7 @@ class SpecTable:
                 "kernels": {k: [u.uses, u.buffer_arg] for k, u in self.kernels.items()},
                 "template": self.template,
                 "optimized": self.optimized,
+                "padding": self.padding,
             }
         )
 
@@ -227,6 +257,7 @@ class SpecTable:
             kernels,
             d["template"],
             bool(d.get("optimized")),
+            d.get("padding", "dpcpp"),
         )
 
 
@@ -254,7 +285,7 @@ def value_set_key(program_key: str, buffer: bytes) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def collect(module: object, mode: str) -> SpecTable | None:
+def collect(module: object, mode: str, padding: str = "dpcpp") -> SpecTable | None:
     """The table of a module right after ``lower-spec-constants`` (None when it has no
     specialization constants). The LLVM IR template is added after lowering."""
     from xmux.dialects import attrs, spec
@@ -272,7 +303,7 @@ def collect(module: object, mode: str) -> SpecTable | None:
         )
         for f in attrs.entry_points(module)  # type: ignore[arg-type]
     }
-    return SpecTable(mode, consts, blob.blob if blob else b"", kernels)
+    return SpecTable(mode, consts, blob.blob if blob else b"", kernels, padding=padding)
 
 
 _tables: dict[str, SpecTable] = {}

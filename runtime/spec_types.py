@@ -238,6 +238,56 @@ def footprint(t: SpecType, descs: Sequence[tuple[int, int, int]]) -> int:
     return max([store_size(t), *(o + s for _, o, s in descs)])
 
 
+@dataclass
+class Placed:
+    """One constant of a layout: its first leaf id, descriptors and offset."""
+
+    first_id: int
+    descriptors: list[tuple[int, int, int]]
+    offset: int
+
+
+def layout(
+    constants: Sequence[tuple[SpecType, frozenset[Path]]], mode: str, form: str = "dpcpp"
+) -> tuple[list[Placed], int]:
+    """Ids, descriptors and offsets of constants (type, undef members) in ascending id order,
+    and the blob's size. Each takes its store size; emulated (and always in the ``gaps`` form)
+    it is aligned to its type, the gap appended to the previous constant as a padding
+    descriptor at its end (sycl-post-link's ``updatePaddingInLastMDNode``); native
+    sycl-post-link packs the blob (nothing reads it at an offset)."""
+    out: list[Placed] = []
+    pos = next_id = 0
+    aligned = mode == "emulated" or form == "gaps"
+    for t, undef in constants:
+        pad = -pos % align_of(t) if aligned else 0
+        if pad:
+            prev = out[-1]  # the first constant sits at offset 0
+            prev.descriptors.append((PADDING_ID, pos - prev.offset, pad))
+            pos += pad
+        descs, ids_end = descriptors(t, next_id, form, undef)
+        out.append(Placed(next_id, descs, pos))
+        pos += footprint(t, descs)
+        next_id = ids_end
+    return out, pos
+
+
+def undef_members(t: SpecType, descs: Sequence[tuple[int, int, int]]) -> frozenset[Path]:
+    """The undef (explicit padding) members of a constant, read back from its descriptors:
+    the struct members none of whose leaves has a descriptor."""
+    defined = {o for i, o, _ in descs if i != PADDING_ID}
+    out: set[Path] = set()
+
+    def walk(t: SpecType, base: int, path: Path, member: bool) -> None:
+        if member and not any(base + o in defined for o, _ in leaves(t)):
+            out.add(path)
+            return
+        for i, (off, sub) in enumerate(children(t)):
+            walk(sub, base + off, (*path, i), isinstance(t, Struct))
+
+    walk(t, 0, (), False)
+    return frozenset(out)
+
+
 def type_to_json(t: SpecType) -> object:
     if isinstance(t, Scalar):
         return str(t)

@@ -216,3 +216,84 @@ func.func @k(%x: memref<?xi8>) attributes {mux.kernel = "entry_point"} {
         "!llvm.array<2 x i8>", "!llvm.struct<(i8)>")
     with pytest.raises(xmux.XmuxError, match=r"needs a defined leaf"):
         xmux.compile(only, cache=False)
+
+
+# spec_const_and_split.ll (-split=kernel): KERNEL_AAA reads SpecConst then SpecConst2,
+# KERNEL_BBB only SpecConst, KERNEL_CCC none. Each kernel's device image lists only what it
+# reads, ids from 0: AAA {SpecConst, SpecConst2}, BBB {SpecConst: 0}, CCC {} (empty). (In
+# that test sycl-post-link numbers AAA's SpecConst2 0 and SpecConst 1: it walks the calls of
+# one intrinsic declaration in LLVM's use-list order; xmux numbers in order of first use, as
+# the reference document does.) A helper function's reads count for the kernels calling it,
+# in module order (a split module keeps the functions' order: @helper's read comes first); a
+# function no kernel calls changes no kernel's set. Values read back per kernel.
+SPLIT = """
+spec.specialization_id @d1 = 7 : i32
+spec.specialization_id @d2 = true
+spec.specialization_id @d3 = [1.5 : f32, 2 : i8] : !llvm.struct<(f32, i8)>
+func.func @unrelated() -> i1 {
+  %b = spec.get_scalar "SpecConst2", @d2 : i1
+  func.return %b : i1
+}
+func.func @helper() -> !llvm.struct<(f32, i8)> {
+  %s = spec.get_composite "S", @d3 : !llvm.struct<(f32, i8)>
+  func.return %s : !llvm.struct<(f32, i8)>
+}
+func.func @KERNEL_AAA(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = spec.get_scalar "SpecConst", @d1 : i32
+  %b = spec.get_scalar "SpecConst2", @d2 : i1
+  %s = func.call @helper() : () -> !llvm.struct<(f32, i8)>
+  %f = llvm.extractvalue %s[0] : !llvm.struct<(f32, i8)>
+  %fi = arith.fptosi %f : f32 to i32
+  %bi = arith.extui %b : i1 to i32
+  memref.store %a, %out[%c0] : memref<?xi32>
+  memref.store %bi, %out[%c1] : memref<?xi32>
+  memref.store %fi, %out[%c2] : memref<?xi32>
+  func.return
+}
+func.func @KERNEL_BBB(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %c0 = arith.constant 0 : index
+  %a = spec.get_scalar "SpecConst", @d1 : i32
+  memref.store %a, %out[%c0] : memref<?xi32>
+  func.return
+}
+func.func @KERNEL_CCC(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_split_per_kernel_property_sets(mode):
+    prog = xmux.compile(SPLIT, spec_constants=mode, cache=False)
+    whole = prog.property_sets[rt.PROPERTY_SET]
+    assert whole == {
+        "SpecConst2": [(0, 0, 1)] + ([(PAD, 1, 3)] if mode == "emulated" else []),
+        "S": [(1, 0, 4), (2, 4, 1), (PAD, 5, 3)],
+        "SpecConst": [(3, 0, 4)],
+    }
+    aaa = prog.kernel_property_sets("KERNEL_AAA")  # @helper comes first in its module too
+    assert aaa[rt.PROPERTY_SET] == {
+        "S": [(0, 0, 4), (1, 4, 1), (PAD, 5, 3)],
+        "SpecConst": [(2, 0, 4)],
+        "SpecConst2": [(3, 0, 1)],
+    }
+    assert aaa[rt.DEFAULT_VALUES_SET]["all"] == struct.pack("<fb3xib", 1.5, 2, 7, 1)
+    bbb = prog.kernel_property_sets("KERNEL_BBB")
+    assert bbb == {rt.PROPERTY_SET: {"SpecConst": [(0, 0, 4)]},
+                   rt.DEFAULT_VALUES_SET: {"all": struct.pack("<i", 7)}}
+    ccc = prog.kernel_property_sets("KERNEL_CCC")
+    assert ccc == {rt.PROPERTY_SET: {}, rt.DEFAULT_VALUES_SET: {"all": b""}}
+    with pytest.raises(xmux.XmuxError, match=r"unknown kernel 'KERNEL_DDD'"):
+        prog.kernel_property_sets("KERNEL_DDD")
+    out = np.zeros(3, np.int32)
+    prog["KERNEL_AAA"](out, global_size=1)
+    np.testing.assert_array_equal(out, [7, 1, 1])
+    prog["KERNEL_AAA"](out, global_size=1,
+                       spec_constants={"SpecConst": -3, "SpecConst2": False, "S": (9.0, 0)})
+    np.testing.assert_array_equal(out, [-3, 0, 9])
+    prog.set_spec_constant("SpecConst", 11)
+    prog["KERNEL_BBB"](out, global_size=1)
+    assert out[0] == 11

@@ -165,26 +165,14 @@ def _assign_ids(
 
 
 def _layout(consts: dict[str, _Constant], mode: str, padding: str) -> bytes:
-    """Offsets, descriptors and the default blob; ascending ids. Each constant takes its store
-    size; emulated (and always in the ``gaps`` form) it is aligned to its type, the gap
-    recorded as a padding descriptor appended to the previous constant at its end and zero
-    bytes in the blob (sycl-post-link's ``updatePaddingInLastMDNode``); native sycl-post-link
-    packs the blob without gaps (nothing reads it at an offset)."""
-    blob = bytearray()
-    prev: _Constant | None = None
-    aligned = mode == "emulated" or padding == "gaps"
-    for c in consts.values():
-        pad = -len(blob) % rt.align_of(c.model) if aligned else 0
-        if pad:
-            assert prev is not None  # the first constant sits at offset 0
-            end = rt.footprint(prev.model, prev.descriptors)
-            prev.descriptors.append((rt.PADDING_ID, end, pad))
-            blob += bytes(pad)
-        c.offset = len(blob)
-        c.descriptors = rt.descriptors(c.model, c.first_id, padding, c.undef)[0]
-        size = rt.footprint(c.model, c.descriptors)
-        blob += spec.default_bytes(c.type, c.default.value)[:size]
-        prev = c
+    """Offsets, descriptors and the default blob; ascending ids (``spec_types.layout``)."""
+    placed, size = rt.layout([(c.model, c.undef) for c in consts.values()], mode, padding)
+    blob = bytearray(size)
+    for c, p in zip(consts.values(), placed, strict=True):
+        assert p.first_id == c.first_id
+        c.offset, c.descriptors = p.offset, p.descriptors
+        n = rt.store_size(c.model)
+        blob[p.offset : p.offset + n] = spec.default_bytes(c.type, c.default.value)[:n]
     return bytes(blob)
 
 
@@ -355,6 +343,7 @@ class LowerSpecConstants(ModulePass):
                 f"lower-spec-constants: padding must be dpcpp or gaps, got {self.padding!r}"
             )
         markers = [o for o in op.walk() if isinstance(o, spec.GetSpecConstantOp)]
+        homes = {m: _enclosing_function(m) for m in markers}
         defaults = {o.sym_name.data: o for o in op.ops if isinstance(o, spec.SpecializationIdOp)}
         props, blob_op = spec.records(op)
         records_extra: list[Operation] = []
@@ -366,15 +355,12 @@ class LowerSpecConstants(ModulePass):
         consts = _assign_ids(markers, defaults)
         blob = _layout(consts, self.mode, self.padding)
 
-        # which function reads which constant (directly, then through calls)
+        # functions reading a constant without a buffer operand (emulated: they get one)
         graph = _call_graph(op)
-        direct: dict[str, set[str]] = {}
         implicit: set[str] = set()
         for m in markers:
-            f = _enclosing_function(m)
+            f = homes[m]
             fname = f.sym_name.data if f is not None else None
-            if fname is not None:
-                direct.setdefault(fname, set()).add(m.symbolic_id.data)
             if self.mode == "emulated" and m.buffer is None:
                 if not isinstance(f, func.FuncOp):
                     raise NotSupportedError(
@@ -382,11 +368,18 @@ class LowerSpecConstants(ModulePass):
                         "explicit buffer operand"
                     )
                 implicit.add(fname)  # type: ignore[arg-type]
-        used = _closure(direct, graph)
-        order = list(consts)
+        # per kernel, in order of first use within the functions it reaches: the order of its
+        # own module when sycl-post-link splits per kernel (its per-kernel property sets)
+        reach = _closure({f: {f} for f in graph}, graph)
         for f in attrs.entry_points(op):
-            ids = used.get(f.sym_name.data, set())
-            attrs.set_spec_constants_used(f, [s for s in order if s in ids])
+            mine: list[str] = []
+            for m in markers:
+                g = homes[m]
+                sid = m.symbolic_id.data
+                name = f.sym_name.data
+                if g is not None and g.sym_name.data in reach.get(name, {name}) and sid not in mine:
+                    mine.append(sid)
+            attrs.set_spec_constants_used(f, mine)
 
         if self.mode == "native":
             for m in markers:

@@ -405,6 +405,14 @@ class Program:
             return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
         return self._spec.table.property_sets()
 
+    def kernel_property_sets(self, kernel: str) -> dict[str, dict[str, object]]:
+        """The property sets of one kernel's device image when a program is split per kernel
+        (sycl-post-link ``-split=kernel``): only the constants it reads, ids from 0."""
+        if self._spec is None:
+            self.kernel(kernel)  # an unknown kernel is still an error
+            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
+        return self._spec.table.kernel_property_sets(kernel)
+
     @property
     def spec_constants_mode(self) -> str | None:
         """"native" (JIT-specialized per value set), "emulated" (runtime buffer) or None."""
