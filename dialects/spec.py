@@ -47,6 +47,11 @@ numeric id but no descriptor (sycl-post-link's rule) and its bytes are zero::
     // struct alignas(32) S { float a; char b; int c; } = {3.14, 8, 42}
     spec.specialization_id @s = [3.14 : f32, 8 : i8, 42 : i32, #spec.undef]
         : !llvm.struct<(f32, i8, i32, array<20 x i8>)>
+
+A packed outermost struct (``__attribute__((packed))``, LLVM's ``<{...}>``; xDSL 0.74's
+``!llvm.struct`` has no packed form) is marked on the default and its record::
+
+    spec.specialization_id @p = [1 : i8, 2 : i32] : !llvm.struct<(i8, i32)> packed
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TypedAttribute,
+    UnitAttr,
     VectorType,
     i8,
     i32,
@@ -84,6 +90,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -104,8 +111,11 @@ from xmux.runtime.spec_constants import PADDING_ID, SpecType
 _FLOATS = {Float16Type: 16, Float32Type: 32, Float64Type: 64}
 
 
-def spec_type(t: Attribute) -> SpecType:
-    """The layout model of an MLIR type usable as a specialization constant (else raise)."""
+def spec_type(t: Attribute, packed: bool = False) -> SpecType:
+    """The layout model of an MLIR type usable as a specialization constant (else raise);
+    ``packed``: the outermost struct is packed (C's ``__attribute__((packed))``)."""
+    if packed and not isinstance(t, llvm.LLVMStructType):
+        raise VerifyException(f"{t}: only a struct can be packed")
     if isinstance(t, IntegerType):
         if t.signedness.data != Signedness.SIGNLESS or t.width.data not in (1, 8, 16, 32, 64):
             raise VerifyException(f"{t} cannot be a specialization constant type")
@@ -115,7 +125,7 @@ def spec_type(t: Attribute) -> SpecType:
     if isinstance(t, llvm.LLVMStructType):
         if not t.types.data:
             raise VerifyException("an empty struct cannot be a specialization constant type")
-        return rt.Struct(tuple(spec_type(f) for f in t.types.data))
+        return rt.Struct(tuple(spec_type(f) for f in t.types.data), packed)
     if isinstance(t, llvm.LLVMArrayType):
         if t.size.data < 1:
             raise VerifyException(f"{t}: arrays of specialization constants must not be empty")
@@ -224,9 +234,9 @@ def _leaf_offsets(model: rt.SpecType, base: int, path: rt.Path) -> Iterator[tupl
         yield from _leaf_offsets(sub, base + off, (*path, i))
 
 
-def default_bytes(t: Attribute, value: Attribute) -> bytes:
+def default_bytes(t: Attribute, value: Attribute, packed: bool = False) -> bytes:
     """The bytes of a default value in the buffer layout (padding and undef members zero)."""
-    model = spec_type(t)
+    model = spec_type(t, packed)
     buf = bytearray(rt.size_of(model))
     offsets = dict(_leaf_offsets(model, 0, ()))
     scalars = dict(rt.leaves(model))
@@ -274,22 +284,31 @@ class SpecializationIdOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     value = prop_def(AnyAttr())
     constant_type = prop_def(AnyAttr())
+    #: the struct is packed (``spec.specialization_id @d = [...] : !llvm.struct<(...)> packed``)
+    packed = opt_prop_def(UnitAttr)
 
     traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp))
 
-    def __init__(self, name: str, value: Attribute, constant_type: Attribute) -> None:
+    def __init__(
+        self, name: str, value: Attribute, constant_type: Attribute, packed: bool = False
+    ) -> None:
         super().__init__(
             properties={
                 "sym_name": StringAttr(name),
                 "value": value,
                 "constant_type": constant_type,
+                **({"packed": UnitAttr()} if packed else {}),
             }
         )
+
+    @property
+    def is_packed(self) -> bool:
+        return self.packed is not None
 
     def verify_(self) -> None:
         where = f"spec.specialization_id @{self.sym_name.data}"
         try:
-            spec_type(self.constant_type)
+            spec_type(self.constant_type, self.is_packed)
             default_leaves(self.constant_type, self.value)
         except VerifyException as e:
             raise VerifyException(f"{where}: {e}") from None
@@ -299,6 +318,8 @@ class SpecializationIdOp(IRDLOperation):
         printer.print_symbol_name(self.sym_name.data)
         printer.print_string(" = ")
         _print_value_and_type(printer, self.value, self.constant_type)
+        if self.is_packed:
+            printer.print_string(" packed")
         printer.print_op_attributes(self.attributes)
 
     @classmethod
@@ -306,7 +327,7 @@ class SpecializationIdOp(IRDLOperation):
         name = parser.parse_symbol_name().data
         parser.parse_punctuation("=")
         value, t = _parse_value_and_type(parser)
-        op = cls(name, value, t)
+        op = cls(name, value, t, parser.parse_optional_keyword("packed") is not None)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -513,11 +534,16 @@ class PropertyOp(IRDLOperation):
     symbolic_id = prop_def(StringAttr)
     constant_type = prop_def(AnyAttr())
     descriptors = prop_def(DenseArrayBase)
+    packed = opt_prop_def(UnitAttr)
 
     traits = traits_def(HasParent(ModuleOp))
 
     def __init__(
-        self, symbolic_id: str, constant_type: Attribute, descs: Sequence[tuple[int, int, int]]
+        self,
+        symbolic_id: str,
+        constant_type: Attribute,
+        descs: Sequence[tuple[int, int, int]],
+        packed: bool = False,
     ) -> None:
         flat = [v for d in descs for v in d]
         super().__init__(
@@ -525,8 +551,13 @@ class PropertyOp(IRDLOperation):
                 "symbolic_id": StringAttr(symbolic_id),
                 "constant_type": constant_type,
                 "descriptors": DenseArrayBase.from_list(i64, flat),
+                **({"packed": UnitAttr()} if packed else {}),
             }
         )
+
+    def model(self) -> SpecType:
+        """The constant's layout model (packing included)."""
+        return spec_type(self.constant_type, self.packed is not None)
 
     def get_descriptors(self) -> list[tuple[int, int, int]]:
         vals = [int(v) for v in self.descriptors.get_values()]
@@ -537,7 +568,7 @@ class PropertyOp(IRDLOperation):
         if self.descriptors.get_element_type() != i64 or len(self.descriptors) % 3:
             raise VerifyException(f"{where}: descriptors must be i64 triples")
         try:
-            spec_type(self.constant_type)
+            self.model()
         except VerifyException as e:
             raise VerifyException(f"{where}: {e}") from None
         for d in self.get_descriptors():
@@ -549,6 +580,8 @@ class PropertyOp(IRDLOperation):
         printer.print_string_literal(self.symbolic_id.data)
         printer.print_string(" : ")
         printer.print_attribute(self.constant_type)
+        if self.packed is not None:
+            printer.print_string(" packed")
         items = [
             f"({'padding' if i == PADDING_ID else i}, {o}, {s})"
             for i, o, s in self.get_descriptors()
@@ -561,6 +594,7 @@ class PropertyOp(IRDLOperation):
         sid = parser.parse_str_literal()
         parser.parse_punctuation(":")
         t = parser.parse_type()
+        packed = parser.parse_optional_keyword("packed") is not None
         parser.parse_punctuation("=")
 
         def one() -> tuple[int, int, int]:
@@ -577,7 +611,7 @@ class PropertyOp(IRDLOperation):
             return leaf, off, size
 
         descs = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, one)
-        op = cls(sid, t, descs)
+        op = cls(sid, t, descs, packed)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 

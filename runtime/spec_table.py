@@ -294,7 +294,7 @@ def collect(module: object, mode: str, padding: str = "dpcpp") -> SpecTable | No
     if not props:
         return None
     consts = [
-        SpecConstant(p.symbolic_id.data, spec.spec_type(p.constant_type), p.get_descriptors())
+        SpecConstant(p.symbolic_id.data, p.model(), p.get_descriptors())
         for p in props
     ]
     kernels = {

@@ -66,6 +66,8 @@ class Scalar:
 @dataclass(frozen=True)
 class Struct:
     fields: tuple[SpecType, ...]
+    #: C's ``__attribute__((packed))`` / LLVM's ``<{...}>``: fields back to back, alignment 1
+    packed: bool = False
 
     def __str__(self) -> str:
         return "!llvm.struct<(" + ", ".join(map(str, self.fields)) + ")>"
@@ -114,7 +116,7 @@ def align_of(t: SpecType) -> int:
     if isinstance(t, Scalar):
         return t.align
     if isinstance(t, Struct):
-        return max(align_of(f) for f in t.fields)
+        return 1 if t.packed else max(align_of(f) for f in t.fields)
     if isinstance(t, Array):
         return align_of(t.elem)
     return 1 << (store_size(t) - 1).bit_length()  # vector: size rounded up to a power of 2
@@ -145,7 +147,7 @@ def size_of(t: SpecType) -> int:
 def field_offsets(t: Struct) -> list[int]:
     offs, pos = [], 0
     for f in t.fields:
-        pos = _round_up(pos, align_of(f))
+        pos = pos if t.packed else _round_up(pos, align_of(f))
         offs.append(pos)
         pos += size_of(f)
     return offs
@@ -292,7 +294,7 @@ def type_to_json(t: SpecType) -> object:
     if isinstance(t, Scalar):
         return str(t)
     if isinstance(t, Struct):
-        return ["struct", [type_to_json(f) for f in t.fields]]
+        return ["struct", [type_to_json(f) for f in t.fields], t.packed]
     if isinstance(t, Array):
         return ["array", t.count, type_to_json(t.elem)]
     return ["vector", t.count, type_to_json(t.elem)]
@@ -303,7 +305,7 @@ def type_from_json(data: object) -> SpecType:
         return SCALARS[data]
     assert isinstance(data, list)
     if data[0] == "struct":
-        return Struct(tuple(type_from_json(f) for f in data[1]))
+        return Struct(tuple(type_from_json(f) for f in data[1]), bool(data[2:] and data[2]))
     if data[0] == "array":
         return Array(int(data[1]), type_from_json(data[2]))
     elem = type_from_json(data[2])

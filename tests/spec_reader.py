@@ -64,8 +64,9 @@ class Reader:
         self.slots: list[tuple[str, tuple, rt.Scalar, str, int]] = []  # sid, path, t, kind, index
         n_int = n_float = 0
         for k, (sid, (t, default)) in enumerate(consts.items()):
+            packed = " packed" if isinstance(t, rt.Struct) and t.packed else ""
             lines.append(f"spec.specialization_id @d{k} = {_attr(t, default)}" + (
-                "" if isinstance(t, rt.Scalar) else f" : {t}"))
+                "" if isinstance(t, rt.Scalar) else f" : {t}{packed}"))
             op = "get_scalar" if isinstance(t, rt.Scalar) else "get_composite"
             body.append(f'%c{k} = spec.{op} "{sid}", @d{k} : {t}')
             for j, (path, leaf, _) in enumerate(leaves_of(t, default)):

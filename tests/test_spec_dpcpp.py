@@ -13,7 +13,7 @@ import struct
 
 import numpy as np
 import pytest
-from spec_reader import F32, I8, I16, I32, Reader, python_value
+from spec_reader import F32, I8, I16, I32, I64, Reader, python_value
 
 import xmux
 from xmux.runtime import spec_constants as rt
@@ -199,6 +199,36 @@ def test_bool_and_vector_of_bool(mode):
     r.check({})
     new = {"name_A": False, "vb": np.array([False, True, True, False]), "after": 7}
     r.check({k: python_value(consts[k][0], x) for k, x in new.items()}, spec_constants=new)
+
+
+# A packed struct (__attribute__((packed)) struct { char c; int i; short s; }, LLVM's
+# <{ i8, i32, i16 }>): fields back to back, size 7, alignment 1, no tail padding; a double
+# after it is 8-aligned in emulated mode (one byte of padding appended), packed against it in
+# native mode. Nested in an array, the elements follow each other every 7 bytes. Read back
+# leaf by leaf (emulated: unaligned loads of each field).
+@pytest.mark.parametrize("mode", MODES)
+def test_packed_struct(mode):
+    packed = rt.Struct((I8, I32, I16), packed=True)
+    consts = {
+        "p": (packed, (-1, 123456789, -2)),
+        "d": (rt.SCALARS["f64"], 0.5),
+        "q": (rt.Struct((rt.Array(2, I8), I64, rt.Vector(2, F32)), packed=True),
+              ((1, 2), -(2**40), (1.5, 2.5))),
+    }
+    r = Reader(consts, mode)
+    descs, blob = _sets(r)
+    assert descs["p"] == [(0, 0, 1), (1, 1, 4), (2, 5, 2)] + (
+        [(PAD, 7, 1)] if mode == "emulated" else [])
+    assert descs["q"] == [(4, 0, 1), (5, 1, 1), (6, 2, 8), (7, 10, 4), (8, 14, 4)]
+    offsets = [0, 8, 16] if mode == "emulated" else [0, 7, 15]
+    assert [c.offset for c in r.prog.spec_constants.values()] == offsets
+    assert blob[:7] == struct.pack("<bih", -1, 123456789, -2)
+    assert len(blob) == offsets[2] + 18
+    r.check({})
+    new = {"p": (127, -5, 300), "q": ((-3, 4), 2**62, (-0.25, 8.0))}
+    r.check(new, spec_constants=new)
+    r.prog.set_spec_constant("p", struct.pack("<bih", 5, 6, 7))  # the C++ object's 7 bytes
+    r.check({"p": (5, 6, 7)})
 
 
 def test_undef_is_only_for_struct_members():

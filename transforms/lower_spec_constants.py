@@ -89,13 +89,17 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FunctionType,
+    IntegerAttr,
     ModuleOp,
     TensorType,
     VectorType,
     i1,
     i8,
+    i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -145,7 +149,7 @@ def _assign_ids(
         c = consts.get(sid)
         if c is None:
             try:
-                model = spec.spec_type(t)
+                model = spec.spec_type(t, d.is_packed)
             except VerifyException as e:
                 raise XmuxError(f"{_where(m)}: {e}") from None
             try:
@@ -172,7 +176,9 @@ def _layout(consts: dict[str, _Constant], mode: str, padding: str) -> bytes:
         assert p.first_id == c.first_id
         c.offset, c.descriptors = p.offset, p.descriptors
         n = rt.store_size(c.model)
-        blob[p.offset : p.offset + n] = spec.default_bytes(c.type, c.default.value)[:n]
+        blob[p.offset : p.offset + n] = spec.default_bytes(
+            c.type, c.default.value, c.default.is_packed
+        )[:n]
     return bytes(blob)
 
 
@@ -206,7 +212,50 @@ def _lower_native(m: spec.GetSpecConstantOp, c: _Constant) -> None:
     _replace(m, ops, result)
 
 
+def _assemble(
+    t: Attribute,
+    model: rt.SpecType,
+    buffer: SSAValue,
+    offset: int,
+    path: rt.Path,
+    undef: frozenset[rt.Path],
+    ops: list[Operation],
+) -> SSAValue:
+    """A value whose memory layout is not LLVM's (a packed struct), loaded leaf by leaf and
+    put together; undef members stay undef."""
+    if spec.is_scalar_type(t):
+        gep = llvm.GEPOp(buffer, [offset], i8)
+        load = llvm.LoadOp(gep, i8 if t == i1 else t, alignment=1)
+        attrs.set_spec_buffer_load(load)
+        ops += [gep, load]
+        if t != i1:
+            return load.dereferenced_value
+        trunc = arith.TruncIOp(load.dereferenced_value, i1)
+        ops.append(trunc)
+        return trunc.result
+    agg: Operation = llvm.UndefOp(t)
+    ops.append(agg)
+    elems = zip(rt.children(model), spec.element_types(t), strict=True)
+    for i, ((off, sub), et) in enumerate(elems):
+        if (*path, i) in undef:
+            continue
+        e = _assemble(et, sub, buffer, offset + off, (*path, i), undef, ops)
+        if isinstance(t, VectorType):
+            idx = llvm.ConstantOp(IntegerAttr(i, i32), i32)
+            ops.append(idx)
+            agg = llvm.InsertElementOp(agg.results[0], e, idx.result)
+        else:
+            agg = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), agg.results[0], e)
+        ops.append(agg)
+    return agg.results[0]
+
+
 def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -> None:
+    if isinstance(c.model, rt.Struct) and c.model.packed:
+        ops: list[Operation] = []
+        result = _assemble(c.type, c.model, buffer, c.offset, (), c.undef, ops)
+        _replace(m, ops, result)
+        return
     gep = llvm.GEPOp(buffer, [c.offset], i8)
     # bools take a byte each: an i1 (or vector of i1) is loaded as bytes and truncated
     t = c.type
@@ -214,7 +263,7 @@ def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -
     loaded = (VectorType(i8, t.get_shape()) if isinstance(t, VectorType) else i8) if bools else t
     load = llvm.LoadOp(gep, loaded, alignment=rt.align_of(c.model))
     attrs.set_spec_buffer_load(load)  # invariant: convert-spec-to-llvm hoists it
-    ops: list[Operation] = [gep, load]
+    ops = [gep, load]
     if bools:  # arith.trunci takes no vectors in xDSL
         trunc = llvm.TruncOp if isinstance(t, VectorType) else arith.TruncIOp
         ops.append(trunc(load.dereferenced_value, t))
@@ -401,7 +450,8 @@ class LowerSpecConstants(ModulePass):
             d.erase()
         if consts:
             records: list[Operation] = [
-                spec.PropertyOp(c.symbolic_id, c.type, c.descriptors) for c in consts.values()
+                spec.PropertyOp(c.symbolic_id, c.type, c.descriptors, c.default.is_packed)
+                for c in consts.values()
             ]
             records.append(spec.DefaultValuesOp(blob))
             records += records_extra

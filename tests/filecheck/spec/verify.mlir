@@ -104,3 +104,8 @@ spec.specialization_id @undef_in_array = [1 : i8, #spec.undef] : !llvm.array<2 x
 
 spec.specialization_id @all_undef = [#spec.undef] : !llvm.struct<(array<3 x i8>)>
 // CHECK: spec.specialization_id @all_undef: value: a specialization constant needs a defined leaf
+
+// -----
+
+spec.specialization_id @packed_scalar = 1 : i32 packed
+// CHECK: spec.specialization_id @packed_scalar: i32: only a struct can be packed
