@@ -231,6 +231,33 @@ def test_packed_struct(mode):
     r.check({"p": (5, 6, 7)})
 
 
+# SYCL-2020.ll's constants read back: half, int, ComposConst { int; double; myConst }, ComposConst2
+# { char; myConst; double; }, ComposConst3 zero-initialised, vec<int, 2>, marray<int, 2>,
+# marray<int64_t, 3>; emulated offsets 0, 4, 8, 32, 56, 72, 80, 88 (the FileCheck port has the
+# records).
+@pytest.mark.parametrize("mode", MODES)
+def test_sycl2020_types_read_back(mode):
+    my = rt.Struct((I32, F32))
+    consts = {
+        "id_half": (rt.SCALARS["f16"], 2.0),
+        "id_int": (I32, 42),
+        "id_compos": (rt.Struct((I32, rt.SCALARS["f64"], my)), (1, 2.0, (13, 8.25))),
+        "id_compos2": (rt.Struct((I8, my, rt.SCALARS["f64"])), (1, (52, 47.25), 2.0)),
+        "id_compos3": (rt.Struct((I32, I32, my)), (0, 0, (0, 0.0))),
+        "id_vector": (rt.Struct((rt.Vector(2, I32),)), ((1, 2),)),
+        "id_marray": (rt.Struct((rt.Array(2, I32),)), ((1, 2),)),
+        "id_marray3": (rt.Struct((rt.Array(3, I64),)), ((1, 2, 3),)),
+    }
+    r = Reader(consts, mode)
+    offsets = [c.offset for c in r.prog.spec_constants.values()]
+    assert offsets == ([0, 4, 8, 32, 56, 72, 80, 88] if mode == "emulated"
+                       else [0, 2, 6, 30, 54, 70, 78, 86])
+    r.check({})
+    new = {"id_half": -0.5, "id_compos": (-7, 1e300, (5, -1.5)), "id_compos3": (1, 2, (3, 4.0)),
+           "id_vector": ((-1, 9),), "id_marray3": ((2**40, -1, 0),)}
+    r.check(new, spec_constants=new)
+
+
 def test_undef_is_only_for_struct_members():
     src = """
 spec.specialization_id @d = [1 : i8, #spec.undef] : !llvm.array<2 x i8>
