@@ -50,11 +50,12 @@ class SpecConstant:
     descriptors: list[tuple[int, int, int]]
     #: offset in the emulated buffer / default blob
     offset: int = 0
+    #: the bytes of its value in the buffer / default blob (LLVM's store size; set once:
+    #: every launch with values reads it)
+    size: int = field(init=False, default=0)
 
-    @property
-    def size(self) -> int:
-        """The bytes of its value in the buffer / default blob (LLVM's store size)."""
-        return store_size(self.type)
+    def __post_init__(self) -> None:
+        self.size = store_size(self.type)
 
     @property
     def leaf_ids(self) -> list[int]:
@@ -174,7 +175,8 @@ class SpecTable:
         buf = bytearray(self.default_values)
         for sid, raw in values.items():
             c = self.constants[sid]
-            buf[c.offset : c.offset + c.size] = raw[: c.size]  # a vector: no tail padding
+            n = c.size
+            buf[c.offset : c.offset + n] = raw if len(raw) == n else raw[:n]  # a vector's tail
         return bytes(buf)
 
     # -- JIT specialization -------------------------------------------------------------
