@@ -345,6 +345,13 @@ def test_split_per_kernel_property_sets(mode):
     assert ccc == {rt.PROPERTY_SET: {}, rt.DEFAULT_VALUES_SET: {"all": b""}}
     with pytest.raises(xmux.XmuxError, match=r"unknown kernel 'KERNEL_DDD'"):
         prog.kernel_property_sets("KERNEL_DDD")
+    none = xmux.compile(SPLIT.split("spec.specialization_id")[0] + """
+func.func @k(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  func.return
+}""", cache=False)
+    assert none.kernel_property_sets("k") == ccc
+    with pytest.raises(xmux.XmuxError, match=r"no kernel named 'nope'"):
+        none.kernel_property_sets("nope")
     out = np.zeros(3, np.int32)
     prog["KERNEL_AAA"](out, global_size=1)
     np.testing.assert_array_equal(out, [7, 1, 1])
