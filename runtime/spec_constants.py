@@ -53,6 +53,8 @@ from xmux.runtime.spec_table import (
     aligned_buffer,
     collect,
     load_table,
+    prop_byte_array,
+    prop_text,
     save_table,
     value_set_key,
 )
@@ -97,6 +99,8 @@ __all__ = [
     "DEFAULT_VALUES_SET",
     "GLOBAL_PREFIX",
     "PADDING_FORMS",
+    "prop_byte_array",
+    "prop_text",
     "Placed",
     "layout",
     "undef_members",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -261,6 +262,41 @@ class SpecTable:
             bool(d.get("optimized")),
             d.get("padding", "dpcpp"),
         )
+
+
+_PROP_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def prop_byte_array(data: bytes) -> str:
+    """A byte-array property value as sycl-post-link's ``.prop`` files write it: ``2|`` (the
+    byte-array type) and the bytes, a 64-bit little-endian bit count in front, six bits per
+    character (base64's alphabet), least significant bits first."""
+    out, bits, n = [], 0, 0
+    for b in (len(data) * 8).to_bytes(8, "little") + data:
+        bits |= b << n
+        n += 8
+        while n >= 6:
+            out.append(_PROP_B64[bits & 63])
+            bits >>= 6
+            n -= 6
+    if n:
+        out.append(_PROP_B64[bits & 63])
+    return "2|" + "".join(out)
+
+
+def prop_text(sets: Mapping[str, Mapping[str, object]]) -> str:
+    """Property sets (``SpecTable.property_sets`` / ``kernel_property_sets``) in the text of a
+    sycl-post-link ``.prop`` file: descriptors as uint32 triples, the blob as it is."""
+    lines = []
+    for name, props in sets.items():
+        lines.append(f"[{name}]")
+        for key, value in props.items():
+            if isinstance(value, (bytes, bytearray)):
+                data = bytes(value)
+            else:
+                data = b"".join(struct.pack("<3I", *d) for d in value)  # type: ignore[union-attr]
+            lines.append(f"{key}={prop_byte_array(data)}")
+    return "\n".join(lines) + "\n"
 
 
 def aligned_buffer(data: bytes) -> np.ndarray:

@@ -10,6 +10,7 @@ explicit padding members, whose defaults are undef (``#spec.undef`` here).
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -361,3 +362,40 @@ func.func @k(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
     prog.set_spec_constant("SpecConst", 11)
     prog["KERNEL_BBB"](out, global_size=1)
     assert out[0] == 11
+
+
+# The .prop files themselves. sycl-post-link writes each property as "2|" + its bytes (a
+# 64-bit bit count in front, 6 bits per character, least significant first); descriptors are
+# uint32 triples. SYCL-2020-zeroinitializer-array-of-arrays.ll (native) gives these lines for
+# the program of tests/filecheck/lower_spec_constants/dpcpp_zeroinitializer_arrays.mlir, and
+# composite-default-value-padding.ll (emulated) its default-value line; its descriptor lines
+# are sycl-post-link's per-constant emulated records, (0, 0, 8) and (1, 0, 1), where xmux keeps
+# per-leaf records (docs/architecture.md).
+ZEROINIT_PROP = """[SYCL/specialization constants]
+9f47062a80eecfa7____ZL8coeff_id=2|gNAAAAAAAAAAAAAAAAAAAQAAAAQAAAAAEAAAAQAAAAgAAAAAIAAAAQAAAAwAAAAAMAAAAQAAAAABAAAAQAAAAQAAAAQBAAAAUAAAAQAAAAgBAAAAYAAAAQAAAAwBAAAAcAAAAQAAAAACAAAAgAAAAQAAAAA
+405761736d5a1797____ZL9coeff_id2=2|gNAAAAAAAAQCAAAAAAAAAQAAAAgCAAAAEAAAAQAAAAwCAAAAIAAAAQAAAAADAAAAMAAAAQAAAAQDAAAAQAAAAQAAAAgDAAAAUAAAAQAAAAwDAAAAYAAAAQAAAAAEAAAAcAAAAQAAAAQEAAAAgAAAAQAAAAA
+6da74a122db9f35d____ZL9coeff_id3=2|AGAAAAAAAAgEAAAAAAAAAQAAAAwEAAAAEAAAAQAAAAAFAAAAIAAAAQAAAAQFAAAAQAAAAgAAAAA
+[SYCL/specialization constants default values]
+all=2|AMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAg/AAAAA0MzMIQzMzoAZmZGDEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+"""
+
+
+def test_prop_files_byte_for_byte():
+    here = Path(__file__).parent / "filecheck" / "lower_spec_constants"
+    mlir = here / "dpcpp_zeroinitializer_arrays.mlir"
+    src = "\n".join(x for x in mlir.read_text().splitlines() if not x.startswith("//"))
+    prog = xmux.compile(src, spec_constants="native", cache=False)
+    assert rt.prop_text(prog.property_sets) == ZEROINIT_PROP
+    r = Reader(
+        {
+            "9d329ad59055e972____ZL12StructSpecId": (rt.Struct((I32, I8)), (20, 99)),
+            "9d329ad59055e972____ZL10BoolSpecId": (rt.SCALARS["i1"], True),
+        },
+        "emulated",
+    )
+    text = rt.prop_text(r.prog.property_sets).splitlines()
+    assert text[-2:] == ["[SYCL/specialization constants default values]",
+                         "all=2|IBAAAAAAAAAFAAAAjBAAAEA"]
+    assert rt.prop_byte_array(struct.pack("<3I", 0, 0, 8)) == "2|gBAAAAAAAAAAAAAAAAAAAgAAAAA"
+    assert text[1] == "9d329ad59055e972____ZL12StructSpecId=" + rt.prop_byte_array(
+        struct.pack("<9I", 0, 0, 4, 1, 4, 1, PAD, 5, 3))
