@@ -11,7 +11,8 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   form). ``convert-spec-to-llvm`` turns that form into code for the host JIT.
 * ``mode=emulated``: each marker becomes ``llvm.getelementptr`` + ``llvm.load`` of its type
   from the runtime buffer at the constant's offset (an ``i1`` is loaded as ``i8`` and
-  truncated). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
+  truncated, a ``vector<Nxi1>`` as ``vector<Nxi8>``; a ``packed`` struct, whose layout is not
+  LLVM's, leaf by leaf and put together with ``llvm.insertvalue``). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
   argument appended to every function that reads a constant without one and to all their
   callers (call sites pass it on); an entry point that gets it records the argument's index in
   ``spec.buffer_arg``, and the runtime fills it. Host code cannot set values: its
@@ -20,8 +21,10 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   ``convert-spec-to-llvm`` can hoist them out of the work-item loops.
 
 ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
-scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
-reuses its ids (it must keep its type and default). Layout: constants in ascending id order,
+scalar gets one numeric id, a composite one per scalar leaf, depth first, and one per undef
+struct member (``#spec.undef``: an explicit padding member; it gets no descriptor and, native,
+an ``llvm.mlir.undef`` element instead of a ``spec.constant``); a repeated symbolic id reuses
+its ids (it must keep its type and default). Layout: constants in ascending id order,
 each taking its store size (a vector without its tail padding); in emulated mode each is
 aligned to its type (natural C layout, vectors aligned to their size rounded up to a power of
 two); ``runtime/spec_types.py`` documents the model.
@@ -41,7 +44,9 @@ Records (both modes), inserted at the top of the module: one ``spec.property`` p
 
 Either way a constant's offset is the sum of the sizes of the constants before it, a size
 being the larger of its store size and the end of its last descriptor. Entry points get
-``spec.used_constants`` (symbolic ids read by the kernel or functions it calls).
+``spec.used_constants``: the symbolic ids read by the kernel or functions it calls, in order of
+first use among those functions (module order), the order of the kernel's own module when
+sycl-post-link splits per kernel (``Program.kernel_property_sets``).
 
 Expects: markers verified (default symbol of the marker's type). Guarantees: no markers and no
 ``spec.specialization_id`` left. Errors name the marker's symbolic id.
