@@ -12,7 +12,8 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
 * ``mode=emulated``: each marker becomes ``llvm.getelementptr`` + ``llvm.load`` of its type
   from the runtime buffer at the constant's offset (an ``i1`` is loaded as ``i8`` and
   truncated, a ``vector<Nxi1>`` as ``vector<Nxi8>``; a ``packed`` struct, whose layout is not
-  LLVM's, leaf by leaf and put together with ``llvm.insertvalue``). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
+  LLVM's, leaf by leaf and put together with ``llvm.insertvalue``). The buffer is the
+  marker's buffer operand if it has one, else an ``!llvm.ptr``
   argument appended to every function that reads a constant without one and to all their
   callers (call sites pass it on); an entry point that gets it records the argument's index in
   ``spec.buffer_arg``, and the runtime fills it. Host code cannot set values: its
