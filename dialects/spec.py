@@ -35,15 +35,28 @@ Three layers, as in the reference:
 
 Types: scalars are signless ``i1 i8 i16 i32 i64`` and ``f16 f32 f64`` (``i1`` takes one byte);
 composites are ``!llvm.struct<(...)>`` (natural C layout), ``!llvm.array<N x T>`` and 1-D
-``vector<NxT>`` of a non-``i1`` scalar (aligned to its size rounded up to a power of two, as
-LLVM lays vectors out), nested freely. Default values: ``IntegerAttr``/``FloatAttr`` of the
-scalar type; an array attribute with one element per field/element for composites; for
-vectors also ``dense<...> : vector<NxT>``.
+``vector<NxT>`` (aligned to its size rounded up to a power of two, as LLVM lays vectors out;
+``vector<Nxi1>`` is SYCL's ``vec<bool, N>``: a byte per element), nested freely. Default
+values: ``IntegerAttr``/``FloatAttr`` of the scalar type; an array attribute with one element
+per field/element for composites; for vectors also ``dense<...> : vector<NxT>``.
+
+C++ layouts are written as clang lowers them: ``alignas(N)`` and packed types get explicit
+padding members (``array<K x i8>``) whose default is ``#spec.undef``; such a member takes a
+numeric id but no descriptor (sycl-post-link's rule) and its bytes are zero::
+
+    // struct alignas(32) S { float a; char b; int c; } = {3.14, 8, 42}
+    spec.specialization_id @s = [3.14 : f32, 8 : i8, 42 : i32, #spec.undef]
+        : !llvm.struct<(f32, i8, i32, array<20 x i8>)>
+
+A packed outermost struct (``__attribute__((packed))``, LLVM's ``<{...}>``; xDSL 0.74's
+``!llvm.struct`` has no packed form) is marked on the default and its record::
+
+    spec.specialization_id @p = [1 : i8, 2 : i32] : !llvm.struct<(i8, i32)> packed
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -62,6 +75,7 @@ from xdsl.dialects.builtin import (
     SymbolNameConstraint,
     SymbolRefAttr,
     TypedAttribute,
+    UnitAttr,
     VectorType,
     i8,
     i32,
@@ -72,8 +86,11 @@ from xdsl.irdl import (
     AnyAttr,
     EqAttrConstraint,
     IRDLOperation,
+    ParametrizedAttribute,
+    irdl_attr_definition,
     irdl_op_definition,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -94,8 +111,11 @@ from xmux.runtime.spec_constants import PADDING_ID, SpecType
 _FLOATS = {Float16Type: 16, Float32Type: 32, Float64Type: 64}
 
 
-def spec_type(t: Attribute) -> SpecType:
-    """The layout model of an MLIR type usable as a specialization constant (else raise)."""
+def spec_type(t: Attribute, packed: bool = False) -> SpecType:
+    """The layout model of an MLIR type usable as a specialization constant (else raise);
+    ``packed``: the outermost struct is packed (C's ``__attribute__((packed))``)."""
+    if packed and not isinstance(t, llvm.LLVMStructType):
+        raise VerifyException(f"{t}: only a struct can be packed")
     if isinstance(t, IntegerType):
         if t.signedness.data != Signedness.SIGNLESS or t.width.data not in (1, 8, 16, 32, 64):
             raise VerifyException(f"{t} cannot be a specialization constant type")
@@ -105,7 +125,7 @@ def spec_type(t: Attribute) -> SpecType:
     if isinstance(t, llvm.LLVMStructType):
         if not t.types.data:
             raise VerifyException("an empty struct cannot be a specialization constant type")
-        return rt.Struct(tuple(spec_type(f) for f in t.types.data))
+        return rt.Struct(tuple(spec_type(f) for f in t.types.data), packed)
     if isinstance(t, llvm.LLVMArrayType):
         if t.size.data < 1:
             raise VerifyException(f"{t}: arrays of specialization constants must not be empty")
@@ -113,8 +133,8 @@ def spec_type(t: Attribute) -> SpecType:
     if isinstance(t, VectorType):
         shape = t.get_shape()
         elem = spec_type(t.element_type)
-        if len(shape) != 1 or shape[0] < 1 or t.get_num_scalable_dims() or elem.bits == 1:
-            raise VerifyException(f"{t}: only 1-D fixed vectors of non-i1 scalars are supported")
+        if len(shape) != 1 or shape[0] < 1 or t.get_num_scalable_dims():
+            raise VerifyException(f"{t}: only 1-D fixed vectors are supported")
         return rt.Vector(shape[0], elem)
     raise VerifyException(
         f"{t} cannot be a specialization constant type (scalars i1..i64, f16, f32, f64; "
@@ -137,11 +157,30 @@ def element_types(t: Attribute) -> list[Attribute]:
     return []
 
 
-def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list[TypedAttribute]:
-    """The scalar leaves of a default value of type ``t``, depth first (checks the shape)."""
+@irdl_attr_definition
+class UndefAttr(ParametrizedAttribute):
+    """``#spec.undef``: a struct member without a default (an explicit padding member, as
+    clang writes ``[3 x i8] undef``): it takes one id and no descriptor, its bytes are zero."""
+
+    name = "spec.undef"
+
+
+def _walk_default(
+    t: Attribute, value: Attribute, where: str, path: rt.Path, member: bool
+) -> Iterator[tuple[rt.Path, TypedAttribute | None]]:
+    """(path, leaf) of every scalar leaf of a default value, depth first; (path, None) for an
+    undef struct member (checks the shape)."""
+    if isinstance(value, UndefAttr):
+        if not member:
+            raise VerifyException(
+                f"{where}: #spec.undef is only for struct members (explicit padding)"
+            )
+        yield path, None
+        return
     if is_scalar_type(t):
         if isinstance(value, (IntegerAttr, FloatAttr)) and value.type == t:
-            return [value]
+            yield path, value
+            return
         raise VerifyException(f"{where}: expected a {t} literal, got {value}")
     elems = element_types(t)
     if isinstance(t, VectorType) and isinstance(value, DenseIntOrFPElementsAttr):
@@ -151,17 +190,32 @@ def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list
         if len(vals) == 1:
             vals *= len(elems)
         make = FloatAttr if isinstance(t.element_type, tuple(_FLOATS)) else IntegerAttr
-        return [make(v, t.element_type) for v in vals]  # type: ignore[arg-type]
+        for i, v in enumerate(vals):
+            yield (*path, i), make(v, t.element_type)  # type: ignore[arg-type]
+        return
     if not isinstance(value, ArrayAttr):
         raise VerifyException(f"{where}: expected [...] with {len(elems)} elements for {t}")
     if len(value.data) != len(elems):
         raise VerifyException(
             f"{where}: {t} has {len(elems)} elements, the default value has {len(value.data)}"
         )
-    out: list[TypedAttribute] = []
+    is_struct = isinstance(t, llvm.LLVMStructType)
     for i, (et, ev) in enumerate(zip(elems, value.data, strict=True)):
-        out += default_leaves(et, ev, f"{where}[{i}]")
-    return out
+        yield from _walk_default(et, ev, f"{where}[{i}]", (*path, i), is_struct)
+
+
+def default_leaves(t: Attribute, value: Attribute, where: str = "value") -> list[TypedAttribute]:
+    """The scalar leaves of a default value of type ``t``, depth first (checks the shape),
+    without those of undef members."""
+    leaves = [leaf for _, leaf in _walk_default(t, value, where, (), False) if leaf is not None]
+    if not leaves:
+        raise VerifyException(f"{where}: a specialization constant needs a defined leaf")
+    return leaves
+
+
+def undef_paths(t: Attribute, value: Attribute) -> frozenset[rt.Path]:
+    """The struct members of a default value that are ``#spec.undef``."""
+    return frozenset(p for p, leaf in _walk_default(t, value, "value", (), False) if leaf is None)
 
 
 def leaf_value(attr: TypedAttribute) -> int | float | bool:
@@ -172,11 +226,25 @@ def leaf_value(attr: TypedAttribute) -> int | float | bool:
     return bool(v & 1) if attr.type == IntegerType(1) else v
 
 
-def default_bytes(t: Attribute, value: Attribute) -> bytes:
-    """The bytes of a default value in the buffer layout (padding zero)."""
-    model = spec_type(t)
+def _leaf_offsets(model: rt.SpecType, base: int, path: rt.Path) -> Iterator[tuple[rt.Path, int]]:
+    if isinstance(model, rt.Scalar):
+        yield path, base
+        return
+    for i, (off, sub) in enumerate(rt.children(model)):
+        yield from _leaf_offsets(sub, base + off, (*path, i))
+
+
+def default_bytes(t: Attribute, value: Attribute, packed: bool = False) -> bytes:
+    """The bytes of a default value in the buffer layout (padding and undef members zero)."""
+    model = spec_type(t, packed)
     buf = bytearray(rt.size_of(model))
-    for (off, s), leaf in zip(rt.leaves(model), default_leaves(t, value), strict=True):
+    offsets = dict(_leaf_offsets(model, 0, ()))
+    scalars = dict(rt.leaves(model))
+    for path, leaf in _walk_default(t, value, "value", (), False):
+        if leaf is None:
+            continue
+        off = offsets[path]
+        s = scalars[off]
         v = leaf_value(leaf)
         if s.kind == "int" and s.bits > 1:
             v = int(v) & ((1 << s.bits) - 1)
@@ -216,22 +284,31 @@ class SpecializationIdOp(IRDLOperation):
     sym_name = prop_def(SymbolNameConstraint())
     value = prop_def(AnyAttr())
     constant_type = prop_def(AnyAttr())
+    #: the struct is packed (``spec.specialization_id @d = [...] : !llvm.struct<(...)> packed``)
+    packed = opt_prop_def(UnitAttr)
 
     traits = traits_def(SymbolOpInterface(), HasParent(ModuleOp))
 
-    def __init__(self, name: str, value: Attribute, constant_type: Attribute) -> None:
+    def __init__(
+        self, name: str, value: Attribute, constant_type: Attribute, packed: bool = False
+    ) -> None:
         super().__init__(
             properties={
                 "sym_name": StringAttr(name),
                 "value": value,
                 "constant_type": constant_type,
+                **({"packed": UnitAttr()} if packed else {}),
             }
         )
+
+    @property
+    def is_packed(self) -> bool:
+        return self.packed is not None
 
     def verify_(self) -> None:
         where = f"spec.specialization_id @{self.sym_name.data}"
         try:
-            spec_type(self.constant_type)
+            spec_type(self.constant_type, self.is_packed)
             default_leaves(self.constant_type, self.value)
         except VerifyException as e:
             raise VerifyException(f"{where}: {e}") from None
@@ -241,6 +318,8 @@ class SpecializationIdOp(IRDLOperation):
         printer.print_symbol_name(self.sym_name.data)
         printer.print_string(" = ")
         _print_value_and_type(printer, self.value, self.constant_type)
+        if self.is_packed:
+            printer.print_string(" packed")
         printer.print_op_attributes(self.attributes)
 
     @classmethod
@@ -248,7 +327,7 @@ class SpecializationIdOp(IRDLOperation):
         name = parser.parse_symbol_name().data
         parser.parse_punctuation("=")
         value, t = _parse_value_and_type(parser)
-        op = cls(name, value, t)
+        op = cls(name, value, t, parser.parse_optional_keyword("packed") is not None)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -455,11 +534,16 @@ class PropertyOp(IRDLOperation):
     symbolic_id = prop_def(StringAttr)
     constant_type = prop_def(AnyAttr())
     descriptors = prop_def(DenseArrayBase)
+    packed = opt_prop_def(UnitAttr)
 
     traits = traits_def(HasParent(ModuleOp))
 
     def __init__(
-        self, symbolic_id: str, constant_type: Attribute, descs: Sequence[tuple[int, int, int]]
+        self,
+        symbolic_id: str,
+        constant_type: Attribute,
+        descs: Sequence[tuple[int, int, int]],
+        packed: bool = False,
     ) -> None:
         flat = [v for d in descs for v in d]
         super().__init__(
@@ -467,8 +551,13 @@ class PropertyOp(IRDLOperation):
                 "symbolic_id": StringAttr(symbolic_id),
                 "constant_type": constant_type,
                 "descriptors": DenseArrayBase.from_list(i64, flat),
+                **({"packed": UnitAttr()} if packed else {}),
             }
         )
+
+    def model(self) -> SpecType:
+        """The constant's layout model (packing included)."""
+        return spec_type(self.constant_type, self.packed is not None)
 
     def get_descriptors(self) -> list[tuple[int, int, int]]:
         vals = [int(v) for v in self.descriptors.get_values()]
@@ -479,7 +568,7 @@ class PropertyOp(IRDLOperation):
         if self.descriptors.get_element_type() != i64 or len(self.descriptors) % 3:
             raise VerifyException(f"{where}: descriptors must be i64 triples")
         try:
-            spec_type(self.constant_type)
+            self.model()
         except VerifyException as e:
             raise VerifyException(f"{where}: {e}") from None
         for d in self.get_descriptors():
@@ -491,6 +580,8 @@ class PropertyOp(IRDLOperation):
         printer.print_string_literal(self.symbolic_id.data)
         printer.print_string(" : ")
         printer.print_attribute(self.constant_type)
+        if self.packed is not None:
+            printer.print_string(" packed")
         items = [
             f"({'padding' if i == PADDING_ID else i}, {o}, {s})"
             for i, o, s in self.get_descriptors()
@@ -503,6 +594,7 @@ class PropertyOp(IRDLOperation):
         sid = parser.parse_str_literal()
         parser.parse_punctuation(":")
         t = parser.parse_type()
+        packed = parser.parse_optional_keyword("packed") is not None
         parser.parse_punctuation("=")
 
         def one() -> tuple[int, int, int]:
@@ -519,7 +611,7 @@ class PropertyOp(IRDLOperation):
             return leaf, off, size
 
         descs = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, one)
-        op = cls(sid, t, descs)
+        op = cls(sid, t, descs, packed)
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
@@ -585,7 +677,7 @@ Spec = Dialect(
         PropertyOp,
         DefaultValuesOp,
     ],
-    [],
+    [UndefAttr],
 )
 
 __all__ = [
@@ -598,10 +690,12 @@ __all__ = [
     "Spec",
     "SpecConstantOp",
     "SpecializationIdOp",
+    "UndefAttr",
     "default_bytes",
     "default_leaves",
     "element_types",
     "is_scalar_type",
     "records",
     "spec_type",
+    "undef_paths",
 ]

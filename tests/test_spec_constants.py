@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from spec_reader import BOOL, F16, F32, F64, I8, I16, I32, I64, Reader, leaves_of, python_value
 
 import xmux
 from xmux.errors import XmuxError
@@ -25,135 +26,6 @@ from xmux.runtime import spec_constants as rt
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MODES = ["native", "emulated"]
-
-I8, I16, I32, I64 = (rt.SCALARS[f"i{b}"] for b in (8, 16, 32, 64))
-F16, F32, F64 = (rt.SCALARS[f"f{b}"] for b in (16, 32, 64))
-BOOL = rt.SCALARS["i1"]
-
-
-# ---------------------------------------------------------------------------------------
-# A generated reader kernel
-# ---------------------------------------------------------------------------------------
-
-
-def _attr(t: rt.SpecType, v: object) -> str:
-    """MLIR attribute text of a default value (exactly representable values only)."""
-    if isinstance(t, rt.Scalar):
-        if t.bits == 1:
-            return "true" if v else "false"
-        return f"{v} : {t}" if t.kind == "int" else f"{float(v)!r} : {t}"
-    items = [_attr(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
-    return "[" + ", ".join(items) + "]"
-
-
-def _leaves(t: rt.SpecType, v: object, path: tuple = ()) -> list[tuple[tuple, rt.Scalar, object]]:
-    if isinstance(t, rt.Scalar):
-        return [(path, t, v)]
-    out = []
-    for i, ((_, sub), x) in enumerate(zip(rt.children(t), v, strict=True)):
-        out += _leaves(sub, x, (*path, (i, isinstance(t, rt.Vector))))
-    return out
-
-
-def _expected(t: rt.Scalar, v: object) -> float | int:
-    if t.kind == "int":
-        return int(bool(v)) if t.bits == 1 else int(v)
-    return float(np.asarray(v, dtype=t.dtype))
-
-
-class Reader:
-    """A program whose kernel ``read`` stores every leaf of ``consts`` (sid → (type, default))."""
-
-    def __init__(self, consts: dict[str, tuple[rt.SpecType, object]], mode: str) -> None:
-        self.consts = consts
-        lines = []
-        body = []
-        self.slots: list[tuple[str, tuple, rt.Scalar, str, int]] = []  # sid, path, t, kind, index
-        n_int = n_float = 0
-        for k, (sid, (t, default)) in enumerate(consts.items()):
-            lines.append(f"spec.specialization_id @d{k} = {_attr(t, default)}" + (
-                "" if isinstance(t, rt.Scalar) else f" : {t}"))
-            op = "get_scalar" if isinstance(t, rt.Scalar) else "get_composite"
-            body.append(f'%c{k} = spec.{op} "{sid}", @d{k} : {t}')
-            for j, (path, leaf, _) in enumerate(_leaves(t, default)):
-                name = f"%c{k}"
-                cur: rt.SpecType = t
-                pos: list[int] = []
-                for i, in_vector in path:
-                    if in_vector:
-                        if pos:
-                            body.append(f"%e{k}_{j}_{len(body)} = llvm.extractvalue {name}"
-                                        f"[{', '.join(map(str, pos))}] : {t}")
-                            name = f"%e{k}_{j}_{len(body) - 1}"
-                            pos = []
-                        body.append(f"%x{k}_{j} = vector.extract {name}[{i}] : {leaf} from {cur}")
-                        name = f"%x{k}_{j}"
-                    else:
-                        pos.append(i)
-                    cur = dict(enumerate(c for _, c in rt.children(cur)))[i]
-                if pos:
-                    body.append(f"%x{k}_{j} = llvm.extractvalue {name}[{', '.join(map(str, pos))}]"
-                                f" : {t}")
-                    name = f"%x{k}_{j}"
-                if leaf.kind == "int":
-                    if leaf.bits != 64:
-                        ext = "extui" if leaf.bits == 1 else "extsi"
-                        body.append(f"%w{k}_{j} = arith.{ext} {name} : {leaf} to i64")
-                        name = f"%w{k}_{j}"
-                    body.append(f"%i{k}_{j} = arith.constant {n_int} : index")
-                    body.append(f"memref.store {name}, %ints[%i{k}_{j}] : memref<?xi64>")
-                    self.slots.append((sid, path, leaf, "int", n_int))
-                    n_int += 1
-                else:
-                    if leaf.bits != 64:
-                        body.append(f"%w{k}_{j} = arith.extf {name} : {leaf} to f64")
-                        name = f"%w{k}_{j}"
-                    body.append(f"%i{k}_{j} = arith.constant {n_float} : index")
-                    body.append(f"memref.store {name}, %floats[%i{k}_{j}] : memref<?xf64>")
-                    self.slots.append((sid, path, leaf, "float", n_float))
-                    n_float += 1
-        self.n_int, self.n_float = max(n_int, 1), max(n_float, 1)
-        self.text = "\n".join(
-            [
-                *lines,
-                "func.func @read(%ints: memref<?xi64>, %floats: memref<?xf64>)",
-                '    attributes {mux.kernel = "entry_point"} {',
-                *("  " + b for b in body),
-                "  func.return",
-                "}",
-            ]
-        )
-        self.prog = xmux.compile(self.text, spec_constants=mode)
-        self.kernel = self.prog["read"]
-
-    def run(self, **call) -> tuple[np.ndarray, np.ndarray]:
-        ints = np.full(self.n_int, -12345, np.int64)
-        floats = np.full(self.n_float, np.nan, np.float64)
-        self.kernel(ints, floats, global_size=1, **call)
-        return ints, floats
-
-    def check(self, values: dict[str, object], **call) -> None:
-        """Run and compare every leaf with ``values`` (missing ids: their defaults)."""
-        ints, floats = self.run(**call)
-        for sid, (t, default) in self.consts.items():
-            v = values.get(sid, default)
-            for (path, leaf, x), slot in zip(
-                _leaves(t, v), [s for s in self.slots if s[0] == sid], strict=True
-            ):
-                assert slot[1] == path
-                got = ints[slot[4]] if slot[3] == "int" else floats[slot[4]]
-                want = _expected(leaf, x)
-                assert got == want or (np.isnan(want) and np.isnan(got)), (sid, path, got, want)
-
-
-def _python(t: rt.SpecType, v: object) -> object:
-    """A value in the nested-tuple form _leaves expects (numpy arrays → lists)."""
-    if isinstance(v, np.ndarray):
-        v = v.tolist()
-    if isinstance(t, rt.Scalar):
-        return v
-    return [_python(sub, x) for (_, sub), x in zip(rt.children(t), v, strict=True)]
-
 
 # ---------------------------------------------------------------------------------------
 # The examples
@@ -261,17 +133,31 @@ PADDED = {
 }
 
 
+PAD = rt.PADDING_ID
+
+
+@pytest.mark.parametrize("padding", ["dpcpp", "gaps"])
 @pytest.mark.parametrize("mode", MODES)
-def test_padded_structs_defaults_set_and_changed(mode):
-    r = Reader(PADDED, mode)
+def test_padded_structs_defaults_set_and_changed(mode, padding):
+    """Both descriptor forms, both modes: sycl-post-link's (a padding descriptor for a struct's
+    tail only; the gap before the next constant in emulated mode only, native packs) and xmux's
+    per-gap form (every gap, both modes): the values read back are the same."""
+    r = Reader(PADDED, mode, padding)
     consts = r.prog.spec_constants
-    assert [c.offset for c in consts.values()] == [0, 16, 32, 44, 48]
-    assert consts["c"].descriptors == [(7, 0, 1), (rt.PADDING_ID, 1, 3)]  # head padding
-    assert consts["cic"].descriptors == [
-        (4, 0, 1), (rt.PADDING_ID, 1, 3), (5, 4, 4), (6, 8, 1), (rt.PADDING_ID, 9, 3)
-    ]
-    assert consts["cd"].descriptors == [(0, 0, 1), (rt.PADDING_ID, 1, 7), (1, 8, 8)]
-    assert consts["dc"].descriptors == [(2, 0, 8), (3, 8, 1), (rt.PADDING_ID, 9, 7)]
+    desc = {sid: c.descriptors for sid, c in consts.items()}
+    if padding == "gaps":
+        assert [c.offset for c in consts.values()] == [0, 16, 32, 44, 48]
+        assert desc["c"] == [(7, 0, 1), (PAD, 1, 3)]  # head padding of after_c
+        assert desc["cic"] == [(4, 0, 1), (PAD, 1, 3), (5, 4, 4), (6, 8, 1), (PAD, 9, 3)]
+        assert desc["cd"] == [(0, 0, 1), (PAD, 1, 7), (1, 8, 8)]
+    else:
+        offsets = [0, 16, 32, 44, 48] if mode == "emulated" else [0, 16, 32, 44, 45]
+        assert [c.offset for c in consts.values()] == offsets
+        assert desc["c"] == ([(7, 0, 1), (PAD, 1, 3)] if mode == "emulated" else [(7, 0, 1)])
+        assert desc["cic"] == [(4, 0, 1), (5, 4, 4), (6, 8, 1), (PAD, 9, 3)]
+        assert desc["cd"] == [(0, 0, 1), (1, 8, 8)]
+    assert desc["dc"] == [(2, 0, 8), (3, 8, 1), (PAD, 9, 7)]
+    assert len(r.prog.property_sets[rt.DEFAULT_VALUES_SET]["all"]) == offsets_end(consts)
     r.check({})
     first = {"cd": (-128, -1e300), "dc": (float("inf"), 127), "cic": (-1, 2**31 - 1, -2)}
     for sid, v in first.items():
@@ -281,6 +167,11 @@ def test_padded_structs_defaults_set_and_changed(mode):
     r.check({**first, **second}, spec_constants=second)
     r.prog.set_spec_constant("cic", (0, 0, 0))
     r.check({**first, "cic": (0, 0, 0)})
+
+
+def offsets_end(consts: dict[str, rt.SpecConstant]) -> int:
+    last = list(consts.values())[-1]
+    return last.offset + rt.footprint(last.type, last.descriptors)
 
 
 ORDERED = {
@@ -339,9 +230,9 @@ def test_nested_composites_vectors_and_small_scalars(mode):
     }
     for sid, v in values.items():
         r.prog.set_spec_constant(sid, v)
-    r.check({sid: _python(NESTED[sid][0], v) for sid, v in values.items()})
+    r.check({sid: python_value(NESTED[sid][0], v) for sid, v in values.items()})
     raw = rt.encode(NESTED["A"][0], (9, (0.75, -0.5)))  # composites may be given as bytes
-    r.check({**{sid: _python(NESTED[sid][0], v) for sid, v in values.items()},
+    r.check({**{sid: python_value(NESTED[sid][0], v) for sid, v in values.items()},
              "A": (9, (0.75, -0.5))}, spec_constants={"A": raw})
 
 
@@ -591,6 +482,12 @@ def test_bad_mode_and_marker_errors():
                         'spec.get_scalar "scale", @unused : i32')
     with pytest.raises(XmuxError, match=r'spec.get_scalar "scale": read as i32 here but as f32'):
         xmux.compile(bad, cache=False)
+    with pytest.raises(XmuxError, match=r"spec_padding must be one of \('dpcpp', 'gaps'\)"):
+        xmux.compile(SCALE, spec_padding="tail")
+    with pytest.raises(XmuxError, match=r"spec_padding applies to the default pipeline"):
+        xmux.compile(SCALE, pipeline=xmux.pipelines.cpu(), spec_padding="gaps")
+    with pytest.raises(XmuxError, match=r"lower-spec-constants: padding must be dpcpp or gaps"):
+        xmux.compile(SCALE, pipeline=xmux.pipelines.cpu(spec_padding="every"), cache=False)
 
 
 FIR = """
@@ -717,7 +614,7 @@ def _check_bits(r: Reader, values: dict[str, object], **call) -> None:
     for sid, (t, default) in r.consts.items():
         v = values.get(sid, default)
         slots = [s for s in r.slots if s[0] == sid]
-        for (path, leaf, x), slot in zip(_leaves(t, v), slots, strict=True):
+        for (path, leaf, x), slot in zip(leaves_of(t, v), slots, strict=True):
             got = int(ints[slot[4]]) if slot[3] == "int" else int(floats[slot[4]:][:1].view(
                 np.int64)[0])
             assert got == _bits(leaf, x), (sid, path, x, hex(got), hex(_bits(leaf, x)))

@@ -163,6 +163,8 @@ class ConvertSpecToLLVM(ModulePass):
         t: Attribute = o.result.type
         ops: list[Operation] = [llvm.UndefOp(t)]
         for i, e in enumerate(o.elements):
+            if isinstance(e.owner, llvm.UndefOp):
+                continue  # an undef member (explicit padding) stays undef
             agg = ops[-1].results[0]
             if isinstance(t, VectorType):
                 idx = llvm.ConstantOp(IntegerAttr(i, i32), i32)
@@ -228,7 +230,12 @@ class _Hoister:
             Rewriter.insert_op(ops, InsertPoint.before(o))
         else:
             self._insert(block, ops)  # its elements are hoisted already (program order)
+        undefs = [e.owner for e in o.elements if isinstance(e.owner, llvm.UndefOp)]
         self._replace(o, ops[-1].results[0])
+        for u in undefs:
+            if u.parent is not None and not any(True for _ in u.results[0].uses):
+                u.detach()
+                u.erase()
 
     def buffer_load(self, load: llvm.LoadOp) -> None:
         gep = load.ptr.owner

@@ -11,7 +11,9 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   form). ``convert-spec-to-llvm`` turns that form into code for the host JIT.
 * ``mode=emulated``: each marker becomes ``llvm.getelementptr`` + ``llvm.load`` of its type
   from the runtime buffer at the constant's offset (an ``i1`` is loaded as ``i8`` and
-  truncated). The buffer is the marker's buffer operand if it has one, else an ``!llvm.ptr``
+  truncated, a ``vector<Nxi1>`` as ``vector<Nxi8>``; a ``packed`` struct, whose layout is not
+  LLVM's, leaf by leaf and put together with ``llvm.insertvalue``). The buffer is the
+  marker's buffer operand if it has one, else an ``!llvm.ptr``
   argument appended to every function that reads a constant without one and to all their
   callers (call sites pass it on); an entry point that gets it records the argument's index in
   ``spec.buffer_arg``, and the runtime fills it. Host code cannot set values: its
@@ -20,16 +22,32 @@ Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module
   ``convert-spec-to-llvm`` can hoist them out of the work-item loops.
 
 ID assignment (both modes): symbolic ids in order of first use (module order, pre-order); a
-scalar gets one numeric id, a composite one per scalar leaf, depth first; a repeated symbolic id
-reuses its ids (it must keep its type and default). Layout (both modes): constants in ascending
-id order, each aligned to its type (natural C layout, vectors aligned to their size rounded up
-to a power of two); ``runtime/spec_constants.py`` documents the model and the descriptors.
+scalar gets one numeric id, a composite one per scalar leaf, depth first, and one per undef
+struct member (``#spec.undef``: an explicit padding member; it gets no descriptor and, native,
+an ``llvm.mlir.undef`` element instead of a ``spec.constant``); a repeated symbolic id reuses
+its ids (it must keep its type and default). Layout: constants in ascending id order,
+each taking its store size (a vector without its tail padding); in emulated mode each is
+aligned to its type (natural C layout, vectors aligned to their size rounded up to a power of
+two); ``runtime/spec_types.py`` documents the model.
 
 Records (both modes), inserted at the top of the module: one ``spec.property`` per symbolic id
-(type and ``(leaf id, offset, size)`` descriptors with explicit padding leaves — gaps inside the
-value, and the gap before the next constant appended to the previous one, as DPC++ does) and
-one ``spec.default_values`` blob. Entry points get ``spec.used_constants`` (symbolic ids read by
-the kernel or functions it calls).
+(type and ``(leaf id, offset, size)`` descriptors) and one ``spec.default_values`` blob. Option
+``padding`` picks the descriptor form:
+
+* ``dpcpp`` (default): what sycl-post-link emits. A padding descriptor (id ``padding`` =
+  0xFFFFFFFF) only for a struct's tail padding (inner gaps follow from the offsets); in
+  emulated mode the gap before the next constant is appended to the previous one (at its end)
+  and the blob aligned; native sycl-post-link packs the blob without gaps. Emulated mode keeps
+  per-leaf records (sycl-post-link writes one ``(id, 0, sizeof)`` per constant there);
+* ``gaps``: xmux's self-describing form: a padding descriptor for every gap inside a value (a
+  vector's tail padding included) and the gap before the next constant, in both modes, so the
+  descriptors tile the buffer.
+
+Either way a constant's offset is the sum of the sizes of the constants before it, a size
+being the larger of its store size and the end of its last descriptor. Entry points get
+``spec.used_constants``: the symbolic ids read by the kernel or functions it calls, in order of
+first use among those functions (module order), the order of the kernel's own module when
+sycl-post-link splits per kernel (``Program.kernel_property_sets``).
 
 Expects: markers verified (default symbol of the marker's type). Guarantees: no markers and no
 ``spec.specialization_id`` left. Errors name the marker's symbolic id.
@@ -77,12 +95,17 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FunctionType,
+    IntegerAttr,
     ModuleOp,
     TensorType,
+    VectorType,
     i1,
     i8,
+    i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -94,6 +117,7 @@ from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import spec_constants as rt
 
 MODES = ("native", "emulated")
+PADDING = rt.PADDING_FORMS
 #: emulated mode: the default blob, for kernel launches from host code
 DEFAULTS_GLOBAL = "xmux.spec_constants.defaults"
 PTR = llvm.LLVMPointerType()
@@ -106,6 +130,8 @@ class _Constant:
     model: rt.SpecType
     default: spec.SpecializationIdOp
     first_id: int
+    #: struct members whose default is undef (explicit padding: an id, no leaf)
+    undef: frozenset[rt.Path] = frozenset()
     offset: int = 0
     descriptors: list[tuple[int, int, int]] = field(default_factory=list)
 
@@ -129,11 +155,16 @@ def _assign_ids(
         c = consts.get(sid)
         if c is None:
             try:
-                model = spec.spec_type(t)
+                model = spec.spec_type(t, d.is_packed)
             except VerifyException as e:
                 raise XmuxError(f"{_where(m)}: {e}") from None
-            consts[sid] = _Constant(sid, t, model, d, next_id)
-            next_id += rt.num_leaves(model)
+            try:
+                undef = spec.undef_paths(t, d.value)
+            except VerifyException as e:
+                raise XmuxError(f"{_where(m)}: @{dname}: {e}") from None
+            c = _Constant(sid, t, model, d, next_id, undef)
+            consts[sid] = c
+            next_id = rt.descriptors(model, next_id, undef=c.undef)[1]
         elif c.type != t:
             raise XmuxError(f"{_where(m)}: read as {t} here but as {c.type} before")
         elif c.default is not d:
@@ -143,50 +174,105 @@ def _assign_ids(
     return consts
 
 
-def _layout(consts: dict[str, _Constant]) -> bytes:
-    """Offsets, descriptors (with padding leaves) and the default blob; ascending ids."""
-    blob = bytearray()
-    prev: _Constant | None = None
-    for c in consts.values():
-        pad = -len(blob) % rt.align_of(c.model)
-        if pad:
-            assert prev is not None  # the first constant sits at offset 0
-            prev.descriptors.append((rt.PADDING_ID, rt.size_of(prev.model), pad))
-            blob += bytes(pad)
-        c.offset = len(blob)
-        c.descriptors = rt.descriptors(c.model, c.first_id)
-        blob += spec.default_bytes(c.type, c.default.value)
-        prev = c
+def _layout(consts: dict[str, _Constant], mode: str, padding: str) -> bytes:
+    """Offsets, descriptors and the default blob; ascending ids (``spec_types.layout``)."""
+    placed, size = rt.layout([(c.model, c.undef) for c in consts.values()], mode, padding)
+    blob = bytearray(size)
+    for c, p in zip(consts.values(), placed, strict=True):
+        assert p.first_id == c.first_id
+        c.offset, c.descriptors = p.offset, p.descriptors
+        n = rt.store_size(c.model)
+        blob[p.offset : p.offset + n] = spec.default_bytes(
+            c.type, c.default.value, c.default.is_packed
+        )[:n]
     return bytes(blob)
 
 
 def _native_tree(
-    t: Attribute, leaves: Iterator[Attribute], ids: Iterator[int], ops: list[Operation]
+    t: Attribute,
+    path: rt.Path,
+    c: _Constant,
+    leaves: Iterator[Attribute],
+    ids: Iterator[int],
+    ops: list[Operation],
 ) -> SSAValue:
-    if spec.is_scalar_type(t):
+    if path in c.undef:  # an explicit padding member: its id is taken, its value undefined
+        next(ids)
+        op: Operation = llvm.UndefOp(t)
+    elif spec.is_scalar_type(t):
         op = spec.SpecConstantOp(next(ids), next(leaves))  # type: ignore[arg-type]
     else:
-        elems = [_native_tree(et, leaves, ids, ops) for et in spec.element_types(t)]
+        elems = [
+            _native_tree(et, (*path, i), c, leaves, ids, ops)
+            for i, et in enumerate(spec.element_types(t))
+        ]
         op = spec.ConstantCompositeOp(elems, t)
     ops.append(op)
-    return op.result
+    return op.results[0]
 
 
 def _lower_native(m: spec.GetSpecConstantOp, c: _Constant) -> None:
     ops: list[Operation] = []
     leaves = iter(spec.default_leaves(c.type, c.default.value))
-    result = _native_tree(c.type, leaves, itertools.count(c.first_id), ops)
+    result = _native_tree(c.type, (), c, leaves, itertools.count(c.first_id), ops)
     _replace(m, ops, result)
 
 
+def _assemble(
+    t: Attribute,
+    model: rt.SpecType,
+    buffer: SSAValue,
+    offset: int,
+    path: rt.Path,
+    undef: frozenset[rt.Path],
+    ops: list[Operation],
+) -> SSAValue:
+    """A value whose memory layout is not LLVM's (a packed struct), loaded leaf by leaf and
+    put together; undef members stay undef."""
+    if spec.is_scalar_type(t):
+        gep = llvm.GEPOp(buffer, [offset], i8)
+        load = llvm.LoadOp(gep, i8 if t == i1 else t, alignment=1)
+        attrs.set_spec_buffer_load(load)
+        ops += [gep, load]
+        if t != i1:
+            return load.dereferenced_value
+        trunc = arith.TruncIOp(load.dereferenced_value, i1)
+        ops.append(trunc)
+        return trunc.result
+    agg: Operation = llvm.UndefOp(t)
+    ops.append(agg)
+    elems = zip(rt.children(model), spec.element_types(t), strict=True)
+    for i, ((off, sub), et) in enumerate(elems):
+        if (*path, i) in undef:
+            continue
+        e = _assemble(et, sub, buffer, offset + off, (*path, i), undef, ops)
+        if isinstance(t, VectorType):
+            idx = llvm.ConstantOp(IntegerAttr(i, i32), i32)
+            ops.append(idx)
+            agg = llvm.InsertElementOp(agg.results[0], e, idx.result)
+        else:
+            agg = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), agg.results[0], e)
+        ops.append(agg)
+    return agg.results[0]
+
+
 def _lower_emulated(m: spec.GetSpecConstantOp, c: _Constant, buffer: SSAValue) -> None:
+    if isinstance(c.model, rt.Struct) and c.model.packed:
+        ops: list[Operation] = []
+        result = _assemble(c.type, c.model, buffer, c.offset, (), c.undef, ops)
+        _replace(m, ops, result)
+        return
     gep = llvm.GEPOp(buffer, [c.offset], i8)
-    is_i1 = c.type == i1
-    load = llvm.LoadOp(gep, i8 if is_i1 else c.type, alignment=rt.align_of(c.model))
+    # bools take a byte each: an i1 (or vector of i1) is loaded as bytes and truncated
+    t = c.type
+    bools = t == i1 or (isinstance(t, VectorType) and t.element_type == i1)
+    loaded = (VectorType(i8, t.get_shape()) if isinstance(t, VectorType) else i8) if bools else t
+    load = llvm.LoadOp(gep, loaded, alignment=rt.align_of(c.model))
     attrs.set_spec_buffer_load(load)  # invariant: convert-spec-to-llvm hoists it
-    ops: list[Operation] = [gep, load]
-    if is_i1:
-        ops.append(arith.TruncIOp(load.dereferenced_value, i1))
+    ops = [gep, load]
+    if bools:  # arith.trunci takes no vectors in xDSL
+        trunc = llvm.TruncOp if isinstance(t, VectorType) else arith.TruncIOp
+        ops.append(trunc(load.dereferenced_value, t))
     _replace(m, ops, ops[-1].results[0])
 
 
@@ -300,13 +386,19 @@ class LowerSpecConstants(ModulePass):
     name = "lower-spec-constants"
 
     mode: str = "native"
+    padding: str = "dpcpp"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mode not in MODES:
             raise XmuxError(
                 f"lower-spec-constants: mode must be native or emulated, got {self.mode!r}"
             )
+        if self.padding not in PADDING:
+            raise XmuxError(
+                f"lower-spec-constants: padding must be dpcpp or gaps, got {self.padding!r}"
+            )
         markers = [o for o in op.walk() if isinstance(o, spec.GetSpecConstantOp)]
+        homes = {m: _enclosing_function(m) for m in markers}
         defaults = {o.sym_name.data: o for o in op.ops if isinstance(o, spec.SpecializationIdOp)}
         props, blob_op = spec.records(op)
         records_extra: list[Operation] = []
@@ -316,17 +408,14 @@ class LowerSpecConstants(ModulePass):
                 f"(spec.property / spec.default_values) and new markers ({_where(markers[0])})"
             )
         consts = _assign_ids(markers, defaults)
-        blob = _layout(consts)
+        blob = _layout(consts, self.mode, self.padding)
 
-        # which function reads which constant (directly, then through calls)
+        # functions reading a constant without a buffer operand (emulated: they get one)
         graph = _call_graph(op)
-        direct: dict[str, set[str]] = {}
         implicit: set[str] = set()
         for m in markers:
-            f = _enclosing_function(m)
+            f = homes[m]
             fname = f.sym_name.data if f is not None else None
-            if fname is not None:
-                direct.setdefault(fname, set()).add(m.symbolic_id.data)
             if self.mode == "emulated" and m.buffer is None:
                 if not isinstance(f, func.FuncOp):
                     raise NotSupportedError(
@@ -334,11 +423,18 @@ class LowerSpecConstants(ModulePass):
                         "explicit buffer operand"
                     )
                 implicit.add(fname)  # type: ignore[arg-type]
-        used = _closure(direct, graph)
-        order = list(consts)
+        # per kernel, in order of first use within the functions it reaches: the order of its
+        # own module when sycl-post-link splits per kernel (its per-kernel property sets)
+        reach = _closure({f: {f} for f in graph}, graph)
         for f in attrs.entry_points(op):
-            ids = used.get(f.sym_name.data, set())
-            attrs.set_spec_constants_used(f, [s for s in order if s in ids])
+            mine: list[str] = []
+            for m in markers:
+                g = homes[m]
+                sid = m.symbolic_id.data
+                name = f.sym_name.data
+                if g is not None and g.sym_name.data in reach.get(name, {name}) and sid not in mine:
+                    mine.append(sid)
+            attrs.set_spec_constants_used(f, mine)
 
         if self.mode == "native":
             for m in markers:
@@ -360,7 +456,8 @@ class LowerSpecConstants(ModulePass):
             d.erase()
         if consts:
             records: list[Operation] = [
-                spec.PropertyOp(c.symbolic_id, c.type, c.descriptors) for c in consts.values()
+                spec.PropertyOp(c.symbolic_id, c.type, c.descriptors, c.default.is_packed)
+                for c in consts.values()
             ]
             records.append(spec.DefaultValuesOp(blob))
             records += records_extra

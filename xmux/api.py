@@ -405,6 +405,14 @@ class Program:
             return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
         return self._spec.table.property_sets()
 
+    def kernel_property_sets(self, kernel: str) -> dict[str, dict[str, object]]:
+        """The property sets of one kernel's device image when a program is split per kernel
+        (sycl-post-link ``-split=kernel``): only the constants it reads, ids from 0."""
+        if self._spec is None:
+            self.kernel(kernel)  # an unknown kernel is still an error
+            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
+        return self._spec.table.kernel_property_sets(kernel)
+
     @property
     def spec_constants_mode(self) -> str | None:
         """"native" (JIT-specialized per value set), "emulated" (runtime buffer) or None."""
@@ -472,12 +480,15 @@ def compile(  # noqa: A001 - the public name in the contract
     force_no_tail: bool = False,
     oacc_target: str = "cpu",
     checks: bool | None = None,
+    spec_padding: str = "dpcpp",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
     ``spec_constants`` picks how specialization constants are lowered by the default
     pipeline: ``"native"`` (the kernel is JIT-specialized for each distinct value set, so LLVM
-    sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel).
+    sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel);
+    ``spec_padding`` the form of their property sets: ``"dpcpp"`` (sycl-post-link's) or
+    ``"gaps"`` (xmux's: a padding descriptor for every gap; docs/architecture.md).
     ``specialize`` (default on, ``XMUX_SPECIALIZE=0`` turns it off) lets a kernel launched
     repeatedly with one local size be recompiled for that size (``runtime/launcher.py``,
     ``LocalSizeVariants``).
@@ -525,6 +536,11 @@ def compile(  # noqa: A001 - the public name in the contract
             "xmux.compile: sub_group_size applies to the default pipeline; with pipeline= use "
             "xmux.pipelines.cpu(sub_group_size=...)"
         )
+    if pipeline is not None and spec_padding != "dpcpp":
+        raise XmuxError(
+            "xmux.compile: spec_padding applies to the default pipeline; with pipeline= use "
+            "xmux.pipelines.cpu(spec_padding=...)"
+        )
     if pipeline is not None and oacc_target != "cpu":
         raise XmuxError(
             "xmux.compile: oacc_target applies to the default pipeline; with pipeline= use "
@@ -535,6 +551,11 @@ def compile(  # noqa: A001 - the public name in the contract
             raise XmuxError(
                 f"xmux.compile: spec_constants must be one of ('native', 'emulated'), got "
                 f"{spec_constants!r}"
+            )
+        if spec_padding not in ("dpcpp", "gaps"):
+            raise XmuxError(
+                f"xmux.compile: spec_padding must be one of ('dpcpp', 'gaps'), got "
+                f"{spec_padding!r}"
             )
         if oacc_target not in ("cpu", "host"):
             raise XmuxError(
@@ -556,9 +577,12 @@ def compile(  # noqa: A001 - the public name in the contract
                 force_no_tail=force_no_tail,
                 oacc_target=target,
                 checks=checks,
+                spec_padding=spec_padding,
             )
 
         pipeline_spec = "default" if mode == "native" else f"default/spec-constants={mode}"
+        if spec_padding != "dpcpp":
+            pipeline_spec += f"/spec-padding={spec_padding}"
         if sub_group_size != 1:
             pipeline_spec += f"/sub-group-size={sub_group_size}"
         if vector_width > 1 or force_no_tail:  # part of the cache key

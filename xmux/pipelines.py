@@ -74,6 +74,7 @@ def cpu(
     check_plan: bool | None = None,
     checks: bool | None = None,
     declare_spec_leaves: bool | None = None,
+    spec_padding: str = "dpcpp",
 ) -> list[ModulePass]:
     """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
 
@@ -82,7 +83,9 @@ def cpu(
     ``declare_spec_leaves`` (default: on in native mode) is convert-spec-to-llvm's
     ``declare-leaves``: the leaf globals are declarations whose values ``xmux.compile``'s
     runtime links in per value set; off, they are defined with their defaults (a module that
-    runs as it is, what xmux-run needs).
+    runs as it is, what xmux-run needs). ``spec_padding`` is lower-spec-constants' descriptor
+    form: ``"dpcpp"`` (sycl-post-link's property sets) or ``"gaps"`` (a padding descriptor per
+    gap, in both modes).
     ``sub_group_size`` is the emulated sub-group size of kernels without
     ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
@@ -107,7 +110,7 @@ def cpu(
     if declare_spec_leaves is None:
         declare_spec_leaves = spec_constants == "native"
     options: dict[str, dict[str, object]] = {
-        "lower-spec-constants": {"mode": spec_constants},
+        "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         "expand-oacc-reductions": {"target": oacc_target},

@@ -52,8 +52,8 @@ spec.specialization_id @d = 3 : index
 
 // -----
 
-spec.specialization_id @d = dense<true> : vector<4xi1>
-// CHECK: spec.specialization_id @d: vector<4xi1>: only 1-D fixed vectors of non-i1 scalars are supported
+spec.specialization_id @d = dense<1> : vector<2x2xi32>
+// CHECK: spec.specialization_id @d: vector<2x2xi32>: only 1-D fixed vectors are supported
 
 // -----
 
@@ -93,3 +93,19 @@ func.func @composite_scalar(%a: i32) {
 
 "spec.property"() <{symbolic_id = "p", constant_type = i32, descriptors = array<i64: 0, 0>}> : () -> ()
 // CHECK: spec.property "p": descriptors must be i64 triples
+
+// -----
+
+// #spec.undef (an explicit padding member) only as a struct member, and not everywhere.
+spec.specialization_id @undef_in_array = [1 : i8, #spec.undef] : !llvm.array<2 x i8>
+// CHECK: spec.specialization_id @undef_in_array: value[1]: #spec.undef is only for struct members (explicit padding)
+
+// -----
+
+spec.specialization_id @all_undef = [#spec.undef] : !llvm.struct<(array<3 x i8>)>
+// CHECK: spec.specialization_id @all_undef: value: a specialization constant needs a defined leaf
+
+// -----
+
+spec.specialization_id @packed_scalar = 1 : i32 packed
+// CHECK: spec.specialization_id @packed_scalar: i32: only a struct can be packed
