@@ -22,6 +22,8 @@ from xmux.transforms.openacc.acc_common import (
     unsupported,
     var_name,
 )
+from xmux.transforms.openacc.auto_levels import assign_levels
+from xmux.transforms.openacc.modes import ModeLowering
 from xmux.transforms.openacc.partition import LoopPartitioner
 from xmux.transforms.openacc.reduction_builtins import ReductionBuiltins, reduction_info
 
@@ -100,6 +102,7 @@ class Outliner:
     def run(self) -> None:
         self._check_clauses()
         par = self.par
+        assign_levels(par, independent_by_default=True)
         par_reds = [
             reduction_info(r, self.recipes, f"{self.where}: reduction clause")
             for r in par.reduction_operands
@@ -123,6 +126,7 @@ class Outliner:
             kres = [self._kernel_value(kernel, r) for r in par.reduction_operands]
             self.reductions.null_gang_loop(kernel, list(par_reds), kres, first_body_op)
         self.loops.lower_loops(kernel)
+        ModeLowering(self.module, kernel, sizes[1][1], sizes[2][1], self.where).run()
         self._attributes(kernel, sizes)
         self._launch(kernel, args, sizes)
 
