@@ -137,9 +137,6 @@ class ConvertAccToOacc(ModulePass):
         if not any(o.dialect_name() == "acc" for o in op.walk()):
             return
         self._check_options()
-        for o in op.walk():
-            if isinstance(o, acc.KernelsOp):
-                raise unsupported("acc.kernels (use acc.parallel)")
         recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, _RECIPES)}
         for f in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             pars = [o for o in f.walk() if isinstance(o, _COMPUTE)]
@@ -175,8 +172,9 @@ class ConvertAccToOacc(ModulePass):
         return (self.gang_dim, self.worker_dim, self.vector_dim)
 
 
-#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1).
-_COMPUTE = (acc.ParallelOp, acc.SerialOp)
+#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1;
+#: acc.kernels: one gang, its loops auto and not independent unless marked so).
+_COMPUTE = (acc.ParallelOp, acc.SerialOp, acc.KernelsOp)
 
 
 def _inside(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]) -> bool:

@@ -38,6 +38,7 @@ from xdsl.dialects import arith, complex, func, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -106,7 +107,7 @@ def _zero(b: Builder, t: Attribute, op: Operation) -> SSAValue:
     if isinstance(t, IntegerType | IndexType):
         return b.v(arith.ConstantOp(IntegerAttr(0, t)))
     if isinstance(t, AnyFloat):
-        return b.v(arith.ConstantOp.from_float_and_width(0.0, t))
+        return b.v(arith.ConstantOp(FloatAttr(0.0, t)))
     if isinstance(t, ComplexType):
         z = _zero(b, t.element_type, op)
         return b.v(complex.CreateOp(z, z, t))
