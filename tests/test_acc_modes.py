@@ -60,9 +60,21 @@ class Mod:
         return name
 
     def arr(self, init: np.ndarray, t: str = "i32") -> str:
-        """A host memref holding ``init`` (copied from a constant global)."""
-        g = f"g{len(self.globals_)}"
+        """A host memref holding ``init``: filled by a loop when it is ``a * i + b``
+        (parsing big dense constants is slow), else copied from a constant global."""
         n = init.size
+        a = int(init[1] - init[0]) if n > 1 and t == "i32" else None
+        if a is not None and np.array_equal(init, a * np.arange(n) + init[0]):
+            v = self.fresh("a")
+            self.main += [
+                f"  {v} = memref.alloc() : memref<{n}x{t}>",
+                f"  scf.for {v}_i = {self.c(0)} to {self.c(n)} step {self.c(1)} {{",
+                f"    {v}_x = arith.index_cast {v}_i : index to i32",
+                f"    {v}_y = arith.muli {v}_x, {self.i(a)} : i32",
+                f"    {v}_z = arith.addi {v}_y, {self.i(int(init[0]))} : i32",
+                f"    memref.store {v}_z, {v}[{v}_i] : memref<{n}x{t}>", "  }"]
+            return v
+        g = f"g{len(self.globals_)}"
         fmt = (lambda v: repr(float(v))) if t.startswith("f") else (lambda v: str(int(v)))
         self.globals_.append(
             f'"memref.global"() <{{sym_name = "{g}", sym_visibility = "private", '

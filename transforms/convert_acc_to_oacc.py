@@ -21,10 +21,26 @@ The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default map
 ``vector-length`` (OpenACC's default 1).
 
 ``acc.serial`` is outlined the same way as ``acc.parallel num_gangs(1) num_workers(1)
-vector_length(1)`` (kernel ``@h_acc_serial_<n>``).
+vector_length(1)`` (kernel ``@h_acc_serial_<n>``). ``acc.kernels`` (kernel
+``@h_acc_kernels_<n>``) runs on one gang (GCC runs a kernels region's code outside its
+parallelized loops gang-single); only its loops with levels or ``independent`` are
+partitioned, the others run sequentially.
 
-**Execution model.** Every work-item runs the region (redundant mode); only partitioned loops
-split work. A gang-partitioned loop gives each gang a contiguous chunk of ``ceil(ntrip/ng)``
+**Levels.** A loop with no ``gang``/``worker``/``vector``/``seq`` is auto and, in
+``acc.parallel``/``acc.serial``, implicitly independent: it gets levels as GCC's
+``oacc_loop_auto_partitions`` chooses them (a lone loop ``gang vector``, a loop in ``loop
+gang`` ``worker vector``; ``openacc/auto_levels.py``). ``seq`` loops run sequentially in the
+mode they are in.
+
+**Execution modes.** GCC's: code outside a loop partitioned at a level runs gang-redundant,
+worker-single, vector-single. Every work-item runs it, but ops writing shared memory or with
+unknown effects (stores, calls, atomics) are neutered: they run under ``scf.if`` on
+``oacc.dim_pos == 0`` of the single levels. Values that may differ between the work-items of a
+single mode (results of neutered ops, ...) are broadcast at the fork of the partitioned region
+that uses them: position 0 stores them to a work-group local ``memref.global`` before
+``oacc.fork``, every work-item loads them after it (``openacc/modes.py``).
+
+Only partitioned loops split work. A gang-partitioned loop gives each gang a contiguous chunk of ``ceil(ntrip/ng)``
 iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start, ntrip))``): on the CPU
 a gang is a work-group on one thread, so it streams through its own part of the data instead
 of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x -> 1.60x gcc's time
@@ -41,8 +57,9 @@ worker/vector loop's body holds partitioned loops (which synchronize the work-gr
 worker must run the same number of rounds), workers do not take chunks: ``pos = worker*vl +
 vector`` and ``size = nw*vl`` over the levels present, and every work-item runs the remainder
 round: its nested loops get no iteration where the round is invalid and its other effects run
-under ``scf.if`` (masked round). ``acc.loop`` with ``seq`` or no
-level is a plain ``scf.for``. Forks/joins surround every partitioned loop. Several control
+under ``scf.if`` (masked round); ``scf.if``\\ s around partitioned loops in a worker loop's
+body run both branches, masked by the condition (if-conversion). ``acc.loop`` with ``seq`` is
+a plain ``scf.for``. Forks/joins surround every partitioned loop. Several control
 variables (collapse) are linearized.
 
 **Reductions.** Inside a reducing loop the variable is a per-work-item ``memref.alloca`` (the
@@ -101,7 +118,7 @@ land, lor, eqv, neqv, add, mul, max, min; max/min -> umax/umin when the combiner
 ``arith.maxui``/``arith.minui``); its type is the variable's ``memref<T>`` or ``T``; the
 identity is recomputed by the expansion (the init region is type-checked only). Errors name
 the op, recipe or variable: no recipe, operator invalid for the type, mismatched recipe
-types, ``acc.kernels``, unsupported clauses. Modules without ``acc`` ops are left unchanged.
+types, unsupported clauses. Modules without ``acc`` ops are left unchanged.
 """
 
 from __future__ import annotations
