@@ -40,27 +40,26 @@ single mode (results of neutered ops, ...) are broadcast at the fork of the part
 that uses them: position 0 stores them to a work-group local ``memref.global`` before
 ``oacc.fork``, every work-item loads them after it (``openacc/modes.py``).
 
-Only partitioned loops split work. A gang-partitioned loop gives each gang a contiguous chunk of ``ceil(ntrip/ng)``
-iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start, ntrip))``): on the CPU
-a gang is a work-group on one thread, so it streams through its own part of the data instead
-of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x -> 1.60x gcc's time
-for the f32 sum). Inside the gang's chunk (or the whole range without gang) of ``m``
-iterations, workers likewise take contiguous chunks of ``ceil(m / (nw*vl))`` whole vector
+Only partitioned loops split work. A gang-partitioned loop gives each gang a contiguous chunk
+of ``ceil(ntrip/ng)`` iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start,
+ntrip))``): on the CPU a gang is a work-group on one thread, so it streams through its own part
+of the data instead of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x ->
+1.60x gcc's time for the f32 sum). Inside the gang's chunk (or the whole range without gang) of
+``m`` iterations, workers likewise take contiguous chunks of ``ceil(m / (nw*vl))`` whole vector
 rounds (``vl`` = 1 without vector): a worker is a row of the work-group's work-item nest, run
 by one thread, so it streams through its part (bench/acc_sum.py, f32: 1.38x -> 0.94x gcc's
 time); work-item-loop-interchange still vectorizes across the lanes, as the per-worker trip
-count is uniform in each x loop. Inside that, the vector level uses ``pos = lane`` and
-``size = vl`` in uniform-trip-count form: ``scf.for %r = 0 to n/size`` with iteration
-``start + r*size + pos`` (adjacent lanes take adjacent iterations: the work-item loop over x
-vectorizes), then one remainder round guarded by ``scf.if r*size + pos < n``. When a
-worker/vector loop's body holds partitioned loops (which synchronize the work-group, so every
-worker must run the same number of rounds), workers do not take chunks: ``pos = worker*vl +
-vector`` and ``size = nw*vl`` over the levels present, and every work-item runs the remainder
-round: its nested loops get no iteration where the round is invalid and its other effects run
-under ``scf.if`` (masked round); ``scf.if``\\ s around partitioned loops in a worker loop's
-body run both branches, masked by the condition (if-conversion). ``acc.loop`` with ``seq`` is
-a plain ``scf.for``. Forks/joins surround every partitioned loop. Several control
-variables (collapse) are linearized.
+count is uniform in each x loop. Inside that, the vector level uses ``pos = lane`` and ``size =
+vl`` in uniform-trip-count form: ``scf.for %r = 0 to n/size`` with iteration ``start + r*size +
+pos`` (adjacent lanes take adjacent iterations: the work-item loop over x vectorizes), then one
+remainder round guarded by ``scf.if r*size + pos < n``. When a worker/vector loop's body holds
+partitioned loops (which synchronize the work-group, so every worker must run the same number
+of rounds), workers do not take chunks: ``pos = worker*vl + vector`` and ``size = nw*vl`` over
+the levels present, and every work-item runs the remainder round: its nested loops get no
+iteration where the round is invalid and its other effects run under ``scf.if`` (masked round);
+``scf.if``\\ s around partitioned loops in a worker loop's body run both branches, masked by
+the condition (if-conversion). ``acc.loop`` with ``seq`` is a plain ``scf.for``. Forks/joins
+surround every partitioned loop. Several control variables (collapse) are linearized.
 
 **Reductions.** Inside a reducing loop the variable is a per-work-item ``memref.alloca`` (the
 LOCAL object; the copy object is not rewritten there). Around the loop, per level from the
