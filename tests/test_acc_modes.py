@@ -687,7 +687,27 @@ def seq_in_masked_round(m: Mod) -> None:
                                  for j in i]))
 
 
-ISSUE_CASES = (wrong_answers, levelless, kernels, seq_in_masked_round)
+def broadcasts(m: Mod) -> None:
+    """Values only position 0 computes (a call's result) reach every work-item: as a vector
+    loop's operand, through a private variable, and as the condition of an ``scf.if`` around
+    a vector loop (its forks need every lane to take the same branch)."""
+    m.funcs.append("func.func @bc_seven() -> i32 {\n"
+                   "  %r = arith.constant 7 : i32\n  func.return %r : i32\n}")
+    a, b = m.arr(np.zeros(24, np.int32)), m.arr(np.zeros(24, np.int32))
+    body = ["%bc_v = func.call @bc_seven() : () -> i32",
+            "%bc_p = memref.alloca() : memref<i32>",
+            "memref.store %bc_v, %bc_p[] : memref<i32>",
+            f"%bc_c = arith.cmpi eq, %bc_v, {m.i(7)} : i32",
+            *loop(m, "vector", 24, "%bc_i", [
+                "%bc_x = memref.load %bc_p[] : memref<i32>",
+                f"memref.store %bc_x, {a}[%bc_i] : memref<24xi32>"]),
+            *if_("%bc_c", loop(m, "vector", 24, "%bc_j", add(m, b, 24, "%bc_j", "%bc_v")))]
+    m.parallel(loop(m, "gang", 2, "%bc_g", body), 2)
+    m.check("broadcast through a private variable", a, 24, lambda tg: np.full(24, 7))
+    m.check("broadcast of a condition", b, 24, lambda tg: np.full(24, 14))
+
+
+ISSUE_CASES = (wrong_answers, levelless, kernels, seq_in_masked_round, broadcasts)
 
 
 @pytest.mark.parametrize("target,nw,vl", CONFIGS)
