@@ -321,11 +321,26 @@ class LoopPartitioner:
             if isinstance(o, scf.IfOp):
                 self._if_convert(o, None)
             elif isinstance(o, acc.LoopOp):
+                self._check_uniform(o, [*o.lowerbound, *o.upperbound, *o.step])
                 self.seq_ifconv.add(o)
+            elif isinstance(o, scf.ForOp | scf.WhileOp):
+                self._check_uniform(o, list(o.operands) if isinstance(o, scf.WhileOp)
+                                    else [o.lb, o.ub, o.step])
+                for r in o.regions:
+                    for blk in r.blocks:
+                        self._if_convert_block(blk)
             else:
                 for r in o.regions:
                     for blk in r.blocks:
                         self._if_convert_block(blk)
+
+    def _check_uniform(self, o: Operation, control: list[SSAValue]) -> None:
+        """A loop around partitioned loops in worker-partitioned code must run the same
+        number of times on every worker (the nested forks/joins are work-group barriers)."""
+        if any(_depends_on_position(v, set()) for v in control):
+            raise unsupported(
+                f"acc.loop in {self.where}: '{o.name}' around a partitioned loop inside a "
+                "worker loop, with a trip count that differs between workers")
 
     def _mask_block(self, block: Block, valid: SSAValue) -> None:
         for o in list(block.ops):
@@ -376,6 +391,22 @@ _MASKABLE = (scf.IfOp, scf.ForOp, scf.WhileOp, scf.IndexSwitchOp, scf.ExecuteReg
 
 _TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
              arith.CeilDivUIOp, arith.FloorDivSIOp)
+
+
+def _depends_on_position(v: SSAValue, seen: set[SSAValue]) -> bool:
+    """Whether ``v`` is computed from a worker or vector position (``oacc.dim_pos``)."""
+    if v in seen:
+        return False
+    seen.add(v)
+    owner = v.owner
+    if isinstance(owner, oacc.DimPosOp):
+        return owner.level_value != Level.GANG
+    if isinstance(owner, Block):
+        p = owner.parent_op()
+        if isinstance(p, scf.ForOp) and v is owner.args[0]:
+            return any(_depends_on_position(x, seen) for x in (p.lb, p.ub, p.step))
+        return p is not None and any(_depends_on_position(x, seen) for x in p.operands)
+    return any(_depends_on_position(x, seen) for x in owner.operands)
 
 
 def _has_partitioned(region: Region) -> bool:
