@@ -701,10 +701,14 @@ def broadcasts(m: Mod) -> None:
             *loop(m, "vector", 24, "%bc_i", [
                 "%bc_x = memref.load %bc_p[] : memref<i32>",
                 f"memref.store %bc_x, {a}[%bc_i] : memref<24xi32>"]),
-            *if_("%bc_c", loop(m, "vector", 24, "%bc_j", add(m, b, 24, "%bc_j", "%bc_v")))]
+            *if_("%bc_c", loop(m, "vector", 24, "%bc_j", add(m, b, 24, "%bc_j", "%bc_v"))),
+            # a division by the call's result: the positions that do not call must not
+            # divide by their zero
+            f"%bc_q = arith.divsi {m.i(70)}, %bc_v : i32",
+            *loop(m, "vector", 24, "%bc_k", add(m, b, 24, "%bc_k", "%bc_q"))]
     m.parallel(loop(m, "gang", 2, "%bc_g", body), 2)
     m.check("broadcast through a private variable", a, 24, lambda tg: np.full(24, 7))
-    m.check("broadcast of a condition", b, 24, lambda tg: np.full(24, 14))
+    m.check("broadcast of a condition, a quotient", b, 24, lambda tg: np.full(24, 34))
 
 
 ISSUE_CASES = (wrong_answers, levelless, kernels, seq_in_masked_round, broadcasts)

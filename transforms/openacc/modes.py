@@ -11,7 +11,8 @@ regions included). At each op the *single levels* are worker and vector minus th
   private memory (``memref.store``/``memref.copy`` into anything but a kernel-local
   ``memref.alloca``/``alloc`` and its views), or whose effects are unknown (calls,
   atomics, other dialects), runs under ``scf.if`` on ``oacc.dim_pos L == 0`` for every single
-  level L (its results: zero elsewhere). Pure ops, reads and private stores stay redundant:
+  level L (its results: zero elsewhere); so does a division whose operand may be such a zero
+  where the op does not run (it would trap). Pure ops, reads and private stores stay redundant:
   every work-item computes them, so private copies of gang/worker-level variables stay equal.
 * **Broadcast**: values that may differ between the work-items sharing a single mode (results
   of neutered ops, ``oacc.dim_pos`` of an inner level, and what is computed or loaded from
@@ -73,6 +74,14 @@ _LOCAL_QUERIES = ("mux.get_local_id", "mux.get_global_id", "mux.get_local_linear
 
 Levels = frozenset[Level]
 
+#: dialects whose ops touch no memory (xDSL leaves some arith ops, such as divisions,
+#: without a memory-effect trait; their traps are handled apart, see ``_TRAPPING``)
+_NO_MEMORY = ("oacc", "arith", "math", "index", "complex")
+#: ops that trap on some operands: in single mode they are neutered when an operand may be
+#: a neutered op's zero on the positions that do not run it
+_TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
+             arith.CeilDivUIOp, arith.FloorDivSIOp)
+
 
 def private_root(v: SSAValue, kernel: func.FuncOp) -> SSAValue | None:
     """The kernel-local allocation a memref value views, or None (shared memory)."""
@@ -90,7 +99,7 @@ def private_root(v: SSAValue, kernel: func.FuncOp) -> SSAValue | None:
 def _writes_shared(op: Operation, kernel: func.FuncOp) -> bool:
     """Whether ``op`` must be neutered in single mode: it writes memory that is not private,
     or its effects are unknown."""
-    if op.dialect_name() == "oacc" or op.has_trait(IsTerminator) or isinstance(
+    if op.dialect_name() in _NO_MEMORY or op.has_trait(IsTerminator) or isinstance(
             op, memref.AllocaOp | memref.AllocOp | memref.DeallocOp):
         return False
     if isinstance(op, memref.StoreOp):
@@ -166,6 +175,7 @@ class ModeLowering:
         self.relevant: Levels = frozenset(rel)
         self.single: dict[Operation, Levels] = {}
         self.neuter: list[Operation] = []
+        self.trapping: list[Operation] = []
         self.sites: list[tuple[oacc.ForkOp, Levels]] = []  # fork, levels forked before it
         self.control: list[tuple[Operation, Levels]] = []  # ops holding forks, forked set
         self.vary: dict[SSAValue, Levels] = {}
@@ -204,6 +214,8 @@ class ModeLowering:
                 continue
             if single and _writes_shared(op, self.kernel):
                 self.neuter.append(op)
+            elif single and isinstance(op, _TRAPPING):
+                self.trapping.append(op)
         return has_fork
 
     def _v(self, v: SSAValue) -> Levels:
@@ -278,6 +290,9 @@ class ModeLowering:
         for _ in range(8):
             if not self._vary_pass():
                 break
+        for op in self.trapping:
+            if any(self._v(v) & self.single[op] for v in op.operands):
+                self.neuter.append(op)
         for fork, forked in self.sites:
             self._broadcast_at_fork(fork, forked)
         for op, forked in self.control:
