@@ -157,9 +157,9 @@ def _from_parts(b: Builder, ps: list[SSAValue], t: Attribute) -> SSAValue:
     return ps[0]
 
 
-class ModeLowering:
-    """Neuters the single-mode code of one kernel and broadcasts what its partitioned
-    regions need (module docstring)."""
+class ModeAnalysis:
+    """Modes of one kernel's ops, the ops to neuter, the fork sites, and which values vary
+    between the work-items sharing a single mode (module docstring)."""
 
     def __init__(self, module: ModuleOp, kernel: func.FuncOp, nw: int | None, vl: int | None,
                  where: str) -> None:
@@ -281,11 +281,7 @@ class ModeLowering:
                 changed |= self._set(op.results, ins)
         return changed
 
-    # -- rewriting ---------------------------------------------------------------------
-
-    def run(self) -> None:
-        if not self.relevant:
-            return
+    def analyse(self) -> None:
         self._walk(self.kernel.body.block, frozenset())
         for _ in range(8):
             if not self._vary_pass():
@@ -293,6 +289,16 @@ class ModeLowering:
         for op in self.trapping:
             if any(self._v(v) & self.single[op] for v in op.operands):
                 self.neuter.append(op)
+
+
+class ModeLowering(ModeAnalysis):
+    """Neuters the single-mode code of one kernel and broadcasts what its partitioned
+    regions need (module docstring)."""
+
+    def run(self) -> None:
+        if not self.relevant:
+            return
+        self.analyse()
         for fork, forked in self.sites:
             self._broadcast_at_fork(fork, forked)
         for op, forked in self.control:
