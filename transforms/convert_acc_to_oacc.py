@@ -21,29 +21,45 @@ The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default map
 ``vector-length`` (OpenACC's default 1).
 
 ``acc.serial`` is outlined the same way as ``acc.parallel num_gangs(1) num_workers(1)
-vector_length(1)`` (kernel ``@h_acc_serial_<n>``).
+vector_length(1)`` (kernel ``@h_acc_serial_<n>``). ``acc.kernels`` (kernel
+``@h_acc_kernels_<n>``) runs on one gang (GCC runs a kernels region's code outside its
+parallelized loops gang-single); only its loops with levels or ``independent`` are
+partitioned, the others run sequentially.
 
-**Execution model.** Every work-item runs the region (redundant mode); only partitioned loops
-split work. A gang-partitioned loop gives each gang a contiguous chunk of ``ceil(ntrip/ng)``
-iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start, ntrip))``): on the CPU
-a gang is a work-group on one thread, so it streams through its own part of the data instead
-of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x -> 1.60x gcc's time
-for the f32 sum). Inside the gang's chunk (or the whole range without gang) of ``m``
-iterations, workers likewise take contiguous chunks of ``ceil(m / (nw*vl))`` whole vector
+**Levels.** A loop with no ``gang``/``worker``/``vector``/``seq`` is auto and, in
+``acc.parallel``/``acc.serial``, implicitly independent: it gets levels as GCC's
+``oacc_loop_auto_partitions`` chooses them (a lone loop ``gang vector``, a loop in ``loop
+gang`` ``worker vector``; ``openacc/auto_levels.py``). ``seq`` loops run sequentially in the
+mode they are in.
+
+**Execution modes.** GCC's: code outside a loop partitioned at a level runs gang-redundant,
+worker-single, vector-single. Every work-item runs it, but ops writing shared memory or with
+unknown effects (stores, calls, atomics) are neutered: they run under ``scf.if`` on
+``oacc.dim_pos == 0`` of the single levels. Values that may differ between the work-items of a
+single mode (results of neutered ops, ...) are broadcast at the fork of the partitioned region
+that uses them: position 0 stores them to a work-group local ``memref.global`` before
+``oacc.fork``, every work-item loads them after it (``openacc/modes.py``).
+
+Only partitioned loops split work. A gang-partitioned loop gives each gang a contiguous chunk
+of ``ceil(ntrip/ng)`` iterations (``start = gang*chunk``, ``n = min(chunk, ntrip - min(start,
+ntrip))``): on the CPU a gang is a work-group on one thread, so it streams through its own part
+of the data instead of touching every ``ng``-th block (measured on bench/acc_sum.py: 2.65x ->
+1.60x gcc's time for the f32 sum). Inside the gang's chunk (or the whole range without gang) of
+``m`` iterations, workers likewise take contiguous chunks of ``ceil(m / (nw*vl))`` whole vector
 rounds (``vl`` = 1 without vector): a worker is a row of the work-group's work-item nest, run
 by one thread, so it streams through its part (bench/acc_sum.py, f32: 1.38x -> 0.94x gcc's
 time); work-item-loop-interchange still vectorizes across the lanes, as the per-worker trip
-count is uniform in each x loop. Inside that, the vector level uses ``pos = lane`` and
-``size = vl`` in uniform-trip-count form: ``scf.for %r = 0 to n/size`` with iteration
-``start + r*size + pos`` (adjacent lanes take adjacent iterations: the work-item loop over x
-vectorizes), then one remainder round guarded by ``scf.if r*size + pos < n``. When a
-worker/vector loop's body holds partitioned loops (which synchronize the work-group, so every
-worker must run the same number of rounds), workers do not take chunks: ``pos = worker*vl +
-vector`` and ``size = nw*vl`` over the levels present, and every work-item runs the remainder
-round: its nested loops get no iteration where the round is invalid and its other effects run
-under ``scf.if`` (masked round). ``acc.loop`` with ``seq`` or no
-level is a plain ``scf.for``. Forks/joins surround every partitioned loop. Several control
-variables (collapse) are linearized.
+count is uniform in each x loop. Inside that, the vector level uses ``pos = lane`` and ``size =
+vl`` in uniform-trip-count form: ``scf.for %r = 0 to n/size`` with iteration ``start + r*size +
+pos`` (adjacent lanes take adjacent iterations: the work-item loop over x vectorizes), then one
+remainder round guarded by ``scf.if r*size + pos < n``. When a worker/vector loop's body holds
+partitioned loops (which synchronize the work-group, so every worker must run the same number
+of rounds), workers do not take chunks: ``pos = worker*vl + vector`` and ``size = nw*vl`` over
+the levels present, and every work-item runs the remainder round: its nested loops get no
+iteration where the round is invalid and its other effects run under ``scf.if`` (masked round);
+``scf.if``\\ s around partitioned loops in a worker loop's body run both branches, masked by
+the condition (if-conversion). ``acc.loop`` with ``seq`` is a plain ``scf.for``. Forks/joins
+surround every partitioned loop. Several control variables (collapse) are linearized.
 
 **Reductions.** Inside a reducing loop the variable is a per-work-item ``memref.alloca`` (the
 LOCAL object; the copy object is not rewritten there). Around the loop, per level from the
@@ -107,7 +123,7 @@ expansion computes what the recipe computes. ``acc.atomic.*`` ops are lowered to
 (transforms/openacc/atomics.py); ``gang(static:N)`` deals chunks of N iterations to the gangs
 in turn (``static:*``, -1: the default chunks). Errors name
 the op, recipe or variable: no recipe, operator invalid for the type, mismatched recipe
-types, ``acc.kernels``, unsupported clauses. Modules without ``acc`` ops are left unchanged.
+types, unsupported clauses. Modules without ``acc`` ops are left unchanged.
 """
 
 from __future__ import annotations
@@ -144,9 +160,6 @@ class ConvertAccToOacc(ModulePass):
         if not any(o.dialect_name() == "acc" for o in op.walk()):
             return
         self._check_options()
-        for o in op.walk():
-            if isinstance(o, acc.KernelsOp):
-                raise unsupported("acc.kernels (use acc.parallel)")
         recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, _RECIPES)}
         for f in [o for o in op.ops if isinstance(o, func.FuncOp)]:
             pars = [o for o in f.walk() if isinstance(o, _COMPUTE)]
@@ -183,8 +196,9 @@ class ConvertAccToOacc(ModulePass):
         return (self.gang_dim, self.worker_dim, self.vector_dim)
 
 
-#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1).
-_COMPUTE = (acc.ParallelOp, acc.SerialOp)
+#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1;
+#: acc.kernels: one gang, its loops auto and not independent unless marked so).
+_COMPUTE = (acc.ParallelOp, acc.SerialOp, acc.KernelsOp)
 
 
 def _inside(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]) -> bool:

@@ -7,8 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import acc, arith, func, memref
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, ModuleOp
+from xdsl.dialects import acc, arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -22,6 +29,8 @@ from xmux.transforms.openacc.acc_common import (
     unsupported,
     var_name,
 )
+from xmux.transforms.openacc.auto_levels import assign_levels
+from xmux.transforms.openacc.modes import ModeLowering
 from xmux.transforms.openacc.partition import LoopPartitioner
 from xmux.transforms.openacc.reduction_builtins import ReductionBuiltins, reduction_info
 
@@ -38,7 +47,7 @@ class Outliner:
         opts: ConvertAccToOacc,
         module: ModuleOp,
         host: func.FuncOp,
-        par: acc.ParallelOp | acc.SerialOp,
+        par: acc.ParallelOp | acc.SerialOp | acc.KernelsOp,
         n: int,
         recipes: dict[str, Operation],
     ) -> None:
@@ -50,7 +59,9 @@ class Outliner:
         hname = host.sym_name.data
         names = {o.sym_name.data for o in module.ops if isinstance(o, func.FuncOp)}
         self.serial = isinstance(par, acc.SerialOp)
-        name = f"{hname}_acc_{'serial' if self.serial else 'parallel'}_{n}"
+        self.kernels = isinstance(par, acc.KernelsOp)
+        kind = "serial" if self.serial else "kernels" if self.kernels else "parallel"
+        name = f"{hname}_acc_{kind}_{n}"
         while name in names:
             name += "_"
         self.name = name
@@ -83,7 +94,14 @@ class Outliner:
             return [(None, 1)] * 3
         defaults = (self.opts.num_gangs, self.opts.num_workers, self.opts.vector_length)
         out: list[tuple[SSAValue | None, int | None]] = []
-        for vals, d, what in ((par.num_gangs, defaults[0], "num_gangs"),
+        if self.kernels:
+            # gang-single: GCC runs the code of a kernels region outside its parallelized
+            # loops on one gang; the whole region runs on one gang here (gang loops then
+            # take every iteration in that gang)
+            par_gangs: list[SSAValue] = []
+        else:
+            par_gangs = list(par.num_gangs)
+        for vals, d, what in ((par_gangs, 1 if self.kernels else defaults[0], "num_gangs"),
                               (par.num_workers, defaults[1], "num_workers"),
                               (par.vector_length, defaults[2], "vector_length")):
             if not vals:
@@ -100,6 +118,9 @@ class Outliner:
     def run(self) -> None:
         self._check_clauses()
         par = self.par
+        # acc.kernels: only loops marked independent (or with levels) are partitioned
+        assign_levels(par, independent_by_default=not self.kernels)
+        _switches_to_ifs(par)
         par_reds = [
             reduction_info(r, self.recipes, f"{self.where}: reduction clause")
             for r in par.reduction_operands
@@ -123,6 +144,7 @@ class Outliner:
             kres = [self._kernel_value(kernel, r) for r in par.reduction_operands]
             self.reductions.null_gang_loop(kernel, list(par_reds), kres, first_body_op)
         self.loops.lower_loops(kernel)
+        ModeLowering(self.module, kernel, sizes[1][1], sizes[2][1], self.where).run()
         self._attributes(kernel, sizes)
         self._launch(kernel, args, sizes)
 
@@ -315,6 +337,33 @@ class Outliner:
         b.op(mux_launch(kernel.sym_name.data, args, glob, local))
         self.par.detach()
         self.par.erase()
+
+
+def _switches_to_ifs(construct: Operation) -> None:
+    """``scf.index_switch`` ops holding ``acc.loop``\\ s become ``scf.if`` chains: their
+    partitioned loops fork and join (barriers on the CPU), which work-item-loops handles
+    under ``scf.if`` but not under ``scf.index_switch``."""
+    for sw in [o for o in construct.walk() if isinstance(o, scf.IndexSwitchOp)]:
+        if not any(isinstance(o, acc.LoopOp) for o in sw.walk()):
+            continue
+        types = list(sw.result_types)
+        cases = list(sw.cases.get_values())
+        other = sw.default_region.clone()
+        chain: Operation | None = None
+        for value, region in reversed(list(zip(cases, sw.case_regions, strict=True))):
+            b = Builder(InsertPoint.before(sw))
+            c = b.v(arith.ConstantOp(IntegerAttr(value, IndexType())))
+            cond = b.v(arith.CmpiOp(sw.arg, c, "eq"))
+            if chain is not None:
+                other = Region(Block([chain, scf.YieldOp(*chain.results)]))
+            chain = scf.IfOp(cond, types, region.clone(), other)
+        if chain is None:
+            continue
+        Rewriter.insert_op(chain, InsertPoint.before(sw))
+        for r, nr in zip(sw.results, chain.results, strict=True):
+            r.replace_all_uses_with(nr)
+        sw.detach()
+        sw.erase()
 
 
 def mux_launch(name: str, args: Sequence[SSAValue], glob: Sequence[SSAValue],

@@ -4,7 +4,7 @@ masked remainder rounds, collapse)."""
 
 from __future__ import annotations
 
-from xdsl.dialects import acc, arith, complex, func, scf
+from xdsl.dialects import acc, arith, complex, func, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsTerminator, is_side_effect_free
 
 from xmux.dialects import oacc
 from xmux.dialects.oacc import Level
@@ -42,6 +42,12 @@ class LoopPartitioner:
         self.loop_reds: dict[acc.LoopOp, list[Red]] = {}
         #: acc.loops inside a masked remainder round -> the round's validity
         self.loop_valid: dict[acc.LoopOp, SSAValue] = {}
+        #: sequential acc.loops holding partitioned loops inside a masked round: they keep
+        #: their trip count (the nested loops' barriers need it uniform), their body is masked
+        self.seq_valid: dict[acc.LoopOp, SSAValue] = {}
+        #: sequential acc.loops holding partitioned loops in worker-partitioned code: their
+        #: scf.ifs around partitioned loops are if-converted (_if_convert)
+        self.seq_ifconv: set[acc.LoopOp] = set()
 
     def lower_loops(self, kernel: func.FuncOp) -> None:
         while True:
@@ -135,6 +141,12 @@ class LoopPartitioner:
             body = Block(arg_types=[IndexType()])
             bb = Builder(InsertPoint.at_end(body))
             self._inline_body(self._clone_body(lp), body, ivs_of(bb, body.args[0]), bb)
+            seq_valid = self.seq_valid.pop(lp, None)
+            if seq_valid is not None:
+                self._mask_block(body, seq_valid)
+            elif lp in self.seq_ifconv:
+                self.seq_ifconv.discard(lp)
+                self._if_convert_block(body)
             body.add_op(scf.YieldOp())
             b.op(scf.ForOp(c0, ntrip, c1, [], body))
             return
@@ -191,6 +203,8 @@ class LoopPartitioner:
         if gstart is not None:
             k = bb.add(gstart, k)
         self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
+        if Level.WORKER in levels:
+            self._if_convert_block(body)
         body.add_op(scf.YieldOp())
         b.op(scf.ForOp(c0, full, c1, [], body))
         # remainder round, guarded
@@ -273,48 +287,135 @@ class LoopPartitioner:
             self.loop_reds[c] = self.loop_reds[o]
             if o in self.loop_valid:
                 self.loop_valid[c] = self.loop_valid[o]
+            if o in self.seq_valid:
+                self.seq_valid[c] = self.seq_valid[o]
+            if o in self.seq_ifconv:
+                self.seq_ifconv.add(c)
         return region
 
     def _masked(self, region: Region, b: Builder, ivs: list[SSAValue], valid: SSAValue,
                 ) -> None:
         """Inline a remainder round that every work-item runs: nested acc.loops get no
-        iteration where ``valid`` is false; other ops with effects (or that may trap) run
-        under ``scf.if valid`` (results: zero where masked); pure ops run unguarded."""
+        iteration where ``valid`` is false (a sequential loop holding partitioned loops keeps
+        its trip count and masks its body), region ops holding partitioned loops keep their
+        control and mask their bodies; other ops with effects (or that may trap) run under
+        ``scf.if valid`` (results: zero where masked); pure ops run unguarded."""
         src = region.block
         for a, v in zip(src.args, ivs, strict=True):
             a.replace_all_uses_with(v)
-        where = f"acc.loop in {self.where}"
         for o in list(src.ops):
             o.detach()
             if isinstance(o, (acc.YieldOp, acc.TerminatorOp)):
                 o.erase()
                 continue
-            if isinstance(o, acc.LoopOp):
-                if not self._loop_levels(o) and _has_partitioned(o.region):
-                    raise unsupported(f"{where}: a seq loop around a partitioned loop inside a "
-                                       "worker/vector loop whose trip count is not a multiple of"
-                                       " its size")
-                self.loop_valid[o] = valid
-                b.op(o)
-                continue
-            if any(_has_partitioned(r) for r in o.regions):
-                raise unsupported(f"{where}: '{o.name}' around a partitioned loop inside a "
-                                   "worker/vector loop whose trip count is not a multiple of its"
-                                   " size")
-            if not o.regions and is_side_effect_free(o) and not isinstance(o, _TRAPPING):
-                b.op(o)
-                continue
-            then = Block()
-            then.add_op(o)
-            then.add_op(scf.YieldOp(*o.results))
-            zeros = [_zero(r.type, where, o) for r in o.results]
-            other = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
-            guard = scf.IfOp(valid, [r.type for r in o.results], Region(then),
-                             Region(other) if o.results else None)
-            b.op(guard)
-            for r, nr in zip(o.results, guard.results, strict=True):
-                r.replace_uses_with_if(nr, lambda u, g=guard: not g.is_ancestor(u.operation))
+            b.op(o)
+            self._mask_op(o, valid)
 
+    def _if_convert(self, o: scf.IfOp, valid: SSAValue | None) -> None:
+        """Both branches of an ``scf.if`` holding partitioned loops run on every work-item,
+        each masked by its condition (and ``valid``): inside worker-partitioned code the
+        condition may differ between workers, but the nested loops' forks and joins are
+        work-group barriers on the CPU, which every work-item must reach alike."""
+        b = Builder(InsertPoint.before(o))
+        c = o.cond
+        nc = b.v(arith.XOrIOp(c, b.v(arith.ConstantOp(IntegerAttr(1, IntegerType(1))))))
+        vt = c if valid is None else b.v(arith.AndIOp(valid, c))
+        ve = nc if valid is None else b.v(arith.AndIOp(valid, nc))
+        outs: list[list[SSAValue]] = []
+        for region, v in ((o.true_region, vt), (o.false_region, ve)):
+            if not region.blocks:
+                outs.append([])
+                continue
+            blk = region.block
+            y = blk.last_op
+            for op in list(blk.ops):
+                if op is y:
+                    continue
+                op.detach()
+                b.op(op)
+                self._mask_op(op, v)
+            outs.append(list(y.operands) if y is not None else [])
+        for i, r in enumerate(o.results):
+            r.replace_all_uses_with(b.v(arith.SelectOp(c, outs[0][i], outs[1][i])))
+        o.detach()
+        o.erase()
+
+    def _if_convert_block(self, block: Block) -> None:
+        """If-convert the ``scf.if``\\ s holding partitioned loops in a worker-partitioned
+        body (see ``_if_convert``); sequential loops holding them get the same later."""
+        for o in list(block.ops):
+            if not any(_has_partitioned(r) for r in o.regions):
+                continue
+            if isinstance(o, scf.IfOp):
+                self._if_convert(o, None)
+            elif isinstance(o, acc.LoopOp):
+                self._check_uniform(o, [*o.lowerbound, *o.upperbound, *o.step])
+                self.seq_ifconv.add(o)
+            elif isinstance(o, scf.ForOp | scf.WhileOp):
+                self._check_uniform(o, list(o.operands) if isinstance(o, scf.WhileOp)
+                                    else [o.lb, o.ub, o.step])
+                for r in o.regions:
+                    for blk in r.blocks:
+                        self._if_convert_block(blk)
+            else:
+                for r in o.regions:
+                    for blk in r.blocks:
+                        self._if_convert_block(blk)
+
+    def _check_uniform(self, o: Operation, control: list[SSAValue]) -> None:
+        """A loop around partitioned loops in worker-partitioned code must run the same
+        number of times on every worker (the nested forks/joins are work-group barriers)."""
+        if any(_depends_on_position(v, set()) for v in control):
+            raise unsupported(
+                f"acc.loop in {self.where}: '{o.name}' around a partitioned loop inside a "
+                "worker loop, with a trip count that differs between workers")
+
+    def _mask_block(self, block: Block, valid: SSAValue) -> None:
+        for o in list(block.ops):
+            self._mask_op(o, valid)
+
+    def _mask_op(self, o: Operation, valid: SSAValue) -> None:
+        where = f"acc.loop in {self.where}"
+        if o.has_trait(IsTerminator):
+            return
+        if isinstance(o, acc.LoopOp):
+            if not self._loop_levels(o) and _has_partitioned(o.region):
+                self.seq_valid[o] = valid  # uniform trip count, masked body
+            else:
+                self.loop_valid[o] = valid
+            return
+        if isinstance(o, scf.IfOp) and any(_has_partitioned(r) for r in o.regions):
+            self._if_convert(o, valid)
+            return
+        if any(_has_partitioned(r) for r in o.regions):
+            if not isinstance(o, _MASKABLE):
+                raise unsupported(f"{where}: '{o.name}' around a partitioned loop inside a "
+                                   "worker/vector loop whose trip count is not a multiple of "
+                                   "its size")
+            for r in o.regions:
+                for blk in r.blocks:
+                    self._mask_block(blk, valid)
+            return
+        if isinstance(o, memref.AllocaOp) or (
+                not o.regions and is_side_effect_free(o) and not isinstance(o, _TRAPPING)):
+            return  # (a private allocation: every work-item has its own)
+        then = Block()
+        zeros = [_zero(r.type, where, o) for r in o.results]
+        other = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
+        guard = scf.IfOp(valid, [r.type for r in o.results], Region(then),
+                         Region(other) if o.results else None)
+        parent = o.parent_block()
+        assert parent is not None
+        parent.insert_op_before(guard, o)
+        o.detach()
+        then.add_op(o)
+        then.add_op(scf.YieldOp(*o.results))
+        for r, nr in zip(o.results, guard.results, strict=True):
+            r.replace_uses_with_if(nr, lambda u, g=guard: not g.is_ancestor(u.operation))
+
+
+#: region ops that keep their control in a masked round and mask their bodies
+_MASKABLE = (scf.IfOp, scf.ForOp, scf.WhileOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
 
 _TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
              arith.CeilDivUIOp, arith.FloorDivSIOp)
@@ -335,6 +436,22 @@ def _gang_static(lp: acc.LoopOp) -> SSAValue | None:
     v = lp.gang_operands[0]
     c = const_int(v)
     return None if c is not None and c < 0 else v
+
+
+def _depends_on_position(v: SSAValue, seen: set[SSAValue]) -> bool:
+    """Whether ``v`` is computed from a worker or vector position (``oacc.dim_pos``)."""
+    if v in seen:
+        return False
+    seen.add(v)
+    owner = v.owner
+    if isinstance(owner, oacc.DimPosOp):
+        return owner.level_value != Level.GANG
+    if isinstance(owner, Block):
+        p = owner.parent_op()
+        if isinstance(p, scf.ForOp) and v is owner.args[0]:
+            return any(_depends_on_position(x, seen) for x in (p.lb, p.ub, p.step))
+        return p is not None and any(_depends_on_position(x, seen) for x in p.operands)
+    return any(_depends_on_position(x, seen) for x in owner.operands)
 
 
 def _has_partitioned(region: Region) -> bool:

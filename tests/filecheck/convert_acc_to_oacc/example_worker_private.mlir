@@ -67,7 +67,13 @@ func.func @h(%x: memref<?xf32>, %out: memref<1xf32>, %n: index) {
 // CHECK-NEXT:    %[[A5:.*]] = oacc.reduction_teardown worker add %[[A4]] lid 0 rid 0 : f32
 // CHECK-NEXT:    memref.store %[[A5]], %a[] : memref<f32>
 // CHECK-NEXT:    %r = memref.load %a[] : memref<f32>
-// CHECK-NEXT:    memref.store %r, %out[%c0] : memref<1xf32>
+// Worker-single code after the loop: the store to shared memory is neutered to worker 0.
+// CHECK-NEXT:    %[[WP2:.*]] = oacc.dim_pos worker : index
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[W0:.*]] = arith.cmpi eq, %[[WP2]], %[[Z]] : index
+// CHECK-NEXT:    scf.if %[[W0]] {
+// CHECK-NEXT:      memref.store %r, %out[%c0] : memref<1xf32>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
 
 // CHECK-LABEL: func.func @h(

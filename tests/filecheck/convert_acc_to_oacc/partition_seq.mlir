@@ -1,7 +1,7 @@
 // RUN: xmux-opt %s -p convert-acc-to-oacc | filecheck %s
 
-// acc.loop seq, and a loop with no level: plain scf.for over the trip count, no fork/join,
-// no oacc.dim_*; a reduction clause on a seq loop needs no builtins.
+// acc.loop seq: plain scf.for over the trip count, no fork/join, no oacc.dim_*; a reduction
+// clause on a seq loop needs no builtins (one gang of one work-item: nothing to neuter).
 
 func.func @h(%x: memref<10xf32>, %s: memref<f32>) {
   %c0 = arith.constant 0 : index
@@ -43,12 +43,14 @@ acc.reduction.recipe @add_f32 : f32 reduction_operator <add> init {
 // CHECK-NEXT:      %b = arith.addf %a, %v : f32
 // CHECK-NEXT:      memref.store %b, %s[] : memref<f32>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %{{.*}} = arith.constant 0 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 1 : index
-// CHECK-NEXT:    %{{.*}} = arith.constant 10 : index
-// CHECK-NEXT:    scf.for %j = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %f = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:      memref.store %f, %x[%j] : memref<10xf32>
-// CHECK-NEXT:    }
+// An auto loop with no level inside acc.parallel (implicitly independent) gets GCC's
+// levels for a lone loop: gang (outermost free) and vector (innermost free).
+// CHECK-NEXT:    oacc.fork gang
+// CHECK-NEXT:    oacc.fork vector
+// CHECK:         oacc.dim_pos gang
+// CHECK:         oacc.dim_pos vector
+// CHECK:         memref.store %{{.*}}, %x[%j] : memref<10xf32>
+// CHECK:         oacc.join vector
+// CHECK-NEXT:    oacc.join gang
 // CHECK-NEXT:    func.return
 // CHECK-NOT:     acc.
