@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.dialects import arith, complex, func, memref, scf
+from xdsl.dialects import acc, arith, complex, func, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -106,6 +106,13 @@ def _writes_shared(op: Operation, kernel: func.FuncOp) -> bool:
         return private_root(op.memref, kernel) is None
     if isinstance(op, memref.CopyOp):
         return private_root(op.destination, kernel) is None
+    # xDSL gives update and capture RecursiveMemoryEffect: their regions' ops have no effects
+    if isinstance(op, acc.AtomicUpdateOp | acc.AtomicWriteOp):
+        return private_root(op.x, kernel) is None
+    if isinstance(op, acc.AtomicReadOp):
+        return private_root(op.v, kernel) is None
+    if isinstance(op, acc.AtomicCaptureOp):
+        return True  # it updates or writes its shared x
     effects = get_effects(op)
     if effects is None:
         return True
@@ -237,6 +244,13 @@ class ModeAnalysis:
             ins: Levels = frozenset().union(*(self._v(v) for v in op.operands))
             if op in neutered:
                 changed |= self._set(op.results, ins | self.single[op])
+                # what it may write of a private variable (a call's argument, an atomic
+                # read's or capture's destination) differs between the copies likewise
+                for root in self._private_operands(op):
+                    old = self.priv_vary.get(root, frozenset())
+                    if not self.single[op] <= old:
+                        self.priv_vary[root] = old | self.single[op]
+                        changed = True
             elif isinstance(op, oacc.DimPosOp):
                 lv = op.level_value
                 changed |= self._set(op.results,
@@ -280,6 +294,16 @@ class ModeAnalysis:
             else:
                 changed |= self._set(op.results, ins)
         return changed
+
+    def _private_operands(self, op: Operation) -> set[SSAValue]:
+        roots: set[SSAValue] = set()
+        for inner in op.walk():
+            for v in inner.operands:
+                if isinstance(v.type, MemRefType):
+                    root = private_root(v, self.kernel)
+                    if root is not None:
+                        roots.add(root)
+        return roots
 
     def analyse(self) -> None:
         self._walk(self.kernel.body.block, frozenset())
