@@ -37,7 +37,14 @@ def _on(a: ArrayAttr | None) -> bool:
 
 
 def _explicit(lp: acc.LoopOp) -> int:
-    return sum(bit for name, bit in _ATTRS if _on(getattr(lp, name)))
+    bits = sum(bit for name, bit in _ATTRS if _on(getattr(lp, name)))
+    # a clause with operands (gang({static=N}), worker(num), vector(length)) names its level
+    # without the unit attribute
+    for vals, bit in ((lp.gang_operands, GANG), (lp.worker_num_operands, WORKER),
+                      (lp.vector_operands, VECTOR)):
+        if vals:
+            bits |= bit
+    return bits
 
 
 def _children(op: Operation) -> list[acc.LoopOp]:
