@@ -276,6 +276,18 @@ class Module:
         self.main += [f"    memref.store {val}, {v}[{k}] : {mt}", "  }"]
         return v
 
+    def filled(self, n: int, t: str, fn) -> str:
+        """A host ``memref<N x T>`` filled by ``@main``: element k is ``fn(k, out)``'s value
+        (``fn`` returns the lines computing ``out`` from the index ``k``); big inputs without
+        big constants to parse."""
+        mt = f"memref<{n}x{mlir_type(t)}>"
+        v, k = self.fresh("a"), self.fresh("k")
+        self.main += [f"  {v} = memref.alloc() : {mt}",
+                      f"  scf.for {k} = {self.idx(0)} to {self.idx(n)} step {self.idx(1)} {{",
+                      *("    " + s for s in fn(k, f"{k}_v")),
+                      f"    memref.store {k}_v, {v}[{k}] : {mt}", "  }"]
+        return v
+
     def scalar(self, t: str, init) -> str:
         """A host copy object ``memref<T>`` initialised to ``init``."""
         v = self.fresh("s")
