@@ -248,8 +248,8 @@ def single_mode(m: Module) -> None:
             f"memref.store %v{f}, {pt}[{m.idx(f)}] : {st}")),
         *loop(m, "worker", 32, "%j", [
             *(f"%g{f} = memref.load {pt}[{m.idx(f)}] : {st}" for f in (0, 1, 2, 8)),
-            "%h1 = arith.addi %g0, %g1 : i32", "%h2 = arith.addi %h1, %g2 : i32",
-            "%h3 = arith.addi %h2, %g8 : i32", *row_add(arr, "%h3", "%u")])],
+            "%e1 = arith.addi %g0, %g1 : i32", "%e2 = arith.addi %e1, %g2 : i32",
+            "%e3 = arith.addi %e2, %g8 : i32", *row_add(arr, "%e3", "%u")])],
         idx + (idx // 32) * 13, private=[pt])
     x = m.private("i32", name="x")
     _rows(m, "loop_w_1", lambda arr: loop(m, "worker", 32, "%j", [

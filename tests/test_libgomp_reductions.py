@@ -1,5 +1,6 @@
 """Ports of libgomp's OpenACC reduction tests (libgomp.oacc-c-c++-common/reduction-1, -2, -3,
--5, -6, -8, reduction-flt, reduction-dbl, reduction-cplx-flt, reduction-cplx-dbl) as upstream
+-5, -6, -8, reduction-flt, reduction-dbl, reduction-cplx-flt, reduction-cplx-dbl and the
+non-atomic half of par-reduction-1 / -2) as upstream
 ``acc`` programs, exact against the C tests' sequential checks on the cpu target at vector
 lengths 1, 8, 32, 128 and worker counts 1-8 (each construct takes its sizes from the
 rotation of tests/libgomp_ports.py, at two rotations), and on the host target.
@@ -163,6 +164,22 @@ def reduction_8(cfg: Config) -> Module:
     return m
 
 
+def par_reduction(cfg: Config) -> Module:
+    """par-reduction-1.c / -2.c without their ``acc atomic`` half (libgomp_pending.py has the
+    whole tests): ``parallel num_gangs(G) reduction(+:res1)``, ``res1 += 5`` in gang-redundant
+    code: G * 5 (G = 256; the host target runs one gang); ``*`` with G = 8: 5^G."""
+    m = Module(cfg)
+    for op, ng, init in (("add", 256, 0), ("mul", 8, 1)):
+        nw, vl = m.dims()
+        res1 = m.scalar("i32", init)
+        r1 = m.reduction(m.copy(res1, "i32", "res1"), op, "i32", "res1")
+        m.parallel(["%five = arith.constant 5 : i32", *update(r1, "i32", op, "%five", "0")],
+                   ng=ng, nw=nw, vl=vl, reduction=[(r1, "memref<i32>")])
+        g = cfg.gangs(ng)
+        m.result(f"res1 {op}", res1, "i32", None, 5 * g if op == "add" else 5 ** g)
+    return m
+
+
 FRAC = 1.0 / (1 << 20)  # reduction-flt / -cplx-flt: "close enough" relative difference
 
 
@@ -200,6 +217,7 @@ PORTS: dict[str, Callable[[Config], Module]] = {
     "reduction-5": reduction_5,
     "reduction-6": reduction_6,
     "reduction-8": reduction_8,
+    "par-reduction": par_reduction,
     "reduction-flt": lambda c: reduction_frac(c, "f32"),
     "reduction-dbl": lambda c: reduction_frac(c, "f64"),
     "reduction-cplx-flt": lambda c: reduction_frac(c, "c32"),
