@@ -21,7 +21,9 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -139,19 +141,23 @@ def _run_worker(seeds: list[int], args, timeout: float) -> list[dict]:
            "--minimise", str(args.minimise)]
     cmd += [f for f, on in (("--modes", args.modes), ("--levelless", args.levelless),
                             ("--interp", args.interp)) if on]
+    # a session of its own: on a timeout the whole group goes, LLVM's forked compile
+    # children (runtime/contained.py) included
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            cwd=ROOT, start_new_session=True)
     try:
-        cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
-        out = cp.stdout
-        crashed = cp.returncode != 0
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        crashed = True
+        out, _ = proc.communicate(timeout=timeout)
+        crashed, why = proc.returncode != 0, f"worker exit status {proc.returncode}"
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        crashed, why = True, f"no answer in {timeout:.0f} s"
     done = [json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")]
     if crashed:
         seen = {r["seed"] for r in done}
         rest = [s for s in seeds if s not in seen]
         if len(rest) == 1:  # the culprit
-            done.append({"seed": rest[0], "status": "crash-or-hang", "detail": "",
+            done.append({"seed": rest[0], "status": "crash-or-hang", "detail": why,
                          "constructs": 0})
         elif rest:
             for s in rest:
