@@ -650,6 +650,11 @@ def _ranges(xs: list[int]) -> str:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["acc"]:  # the OpenACC program fuzzer: acc_harness.py
+        from .acc_harness import main as acc_main
+
+        return acc_main(argv[1:])
     ap = argparse.ArgumentParser(prog="python -m tests.fuzz.harness")
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("campaign")
