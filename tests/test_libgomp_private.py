@@ -8,10 +8,9 @@ sizes rotated over vector lengths 1-128 and worker counts 1-8 (the C tests' num_
 vector_length), and the host target.
 
 Only the subtests whose updates all happen in partitioned (vector) loops are here; those that
-update memory in gang / worker / vector-single code (a known wrong answer of issue 21), use
-``gang(static:1)``, or allocate an aggregate in a worker loop body around vector loops
-(rejected: "'memref.alloca' producing memref<2xi32> in a masked remainder round") are in
-tests/libgomp_pending.py, built by the functions below.
+update memory in gang / worker / vector-single code, use ``gang(static:1)``, or allocate an
+aggregate in a worker loop body around vector loops (a wrong answer or rejected before issue
+21's execution modes) are in tests/test_libgomp_modes.py, built by the functions below.
 """
 
 from __future__ import annotations
@@ -175,7 +174,7 @@ def loop_w(m: Module) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# subtests with updates in single mode (tests/libgomp_pending.py runs them)
+# subtests with updates in single mode (tests/test_libgomp_modes.py runs them)
 
 
 def _rows(m: Module, name: str, body_of: Callable[[str], list[str]], want: np.ndarray,

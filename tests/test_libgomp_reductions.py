@@ -165,7 +165,7 @@ def reduction_8(cfg: Config) -> Module:
 
 
 def par_reduction(cfg: Config) -> Module:
-    """par-reduction-1.c / -2.c without their ``acc atomic`` half (libgomp_pending.py has the
+    """par-reduction-1.c / -2.c without their ``acc atomic`` half (test_libgomp_modes.py has the
     whole tests): ``parallel num_gangs(G) reduction(+:res1)``, ``res1 += 5`` in gang-redundant
     code: G * 5 (G = 256; the host target runs one gang); ``*`` with G = 8: 5^G."""
     m = Module(cfg)

@@ -1,18 +1,13 @@
-"""Ports of libgomp OpenACC tests that give a wrong answer or are rejected today, each for a
-known reason of issue 21 (the other helpers' fixes): NOT collected by the suite (no ``test_``
-prefix). Run them explicitly, e.g. after merging a fix::
+"""Ports of libgomp OpenACC tests that issue 21's fixes made run: each gave a wrong answer or
+was rejected before, on the cpu target (two size rotations) and the host target.
 
-    .venv/bin/python -m pytest -q tests/libgomp_pending.py
-    .venv/bin/python -m tests.libgomp_pending          # one line per port: ok / what fails
-
-Move a port into the matching tests/test_libgomp_*.py once it passes on every configuration.
-
-- single mode (code outside partitioned loops runs in every work-item): private-variables'
+- single mode (code outside partitioned loops ran in every work-item): private-variables'
   loop_g_1 .. loop_g_6, loop_w_1, parallel_g_2 (``arr[...] += x`` in gang / worker /
   vector-single code);
 - level-less reducing loops (counted once per vector lane): reduction-4, reduction-initial-1;
 - ``gang(static:1)``: private-variables' local_g_1 / parallel_g_1, reduction-7's wv_p_3;
-- atomics in a compute region: par-reduction-1 / -2 (``acc.atomic.update``);
+- atomics in a compute region: par-reduction-1 / -2 (``acc.atomic.update`` in gang-redundant
+  code, once per gang);
 - a sequential loop around a vector reduction inside ``loop gang worker`` (masked remainder
   round): reduction-7's v_p_2; an aggregate allocated in a worker loop body around vector
   loops: private-variables' local_w_3 / local_w_5.
@@ -20,13 +15,12 @@ Move a port into the matching tests/test_libgomp_*.py once it passes on every co
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from tests.libgomp_ports import CONFIGS, Config, Module, check, loop, mismatches, update
+from tests.libgomp_ports import CONFIGS, Config, Module, check, loop, update
 from tests.test_libgomp_private import build, gang_static, local_w_3, single_mode
 
 
@@ -136,7 +130,7 @@ def par_reduction(m: Module) -> None:
         m.result(f"par-reduction {op} res2 (atomic)", res2, "i32", None, want)
 
 
-PENDING: dict[str, Callable[[Config], Module]] = {
+PORTS: dict[str, Callable[[Config], Module]] = {
     "private-variables single mode": build([single_mode]),
     "private-variables gang static": build([gang_static]),
     "private-variables local_w_3/5": build([local_w_3]),
@@ -149,26 +143,8 @@ PENDING: dict[str, Callable[[Config], Module]] = {
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=str)
-@pytest.mark.parametrize("port", list(PENDING))
-def test_pending(port: str, cfg: Config, monkeypatch) -> None:
+@pytest.mark.parametrize("port", list(PORTS))
+def test_port(port: str, cfg: Config, monkeypatch) -> None:
     monkeypatch.setenv("XMUX_VERIFY_EACH", "0")
-    check(PENDING[port](cfg))
+    check(PORTS[port](cfg))
 
-
-def main() -> int:
-    """One line per (port, configuration): ok, the wrong results, or the error."""
-    failed = 0
-    for port, make in PENDING.items():
-        for cfg in CONFIGS:
-            try:
-                bad = mismatches(make(cfg))
-                line = "ok" if not bad else "WRONG " + "; ".join(bad)
-            except Exception as e:  # noqa: BLE001 - reported, next port
-                line = f"ERROR {type(e).__name__}: {str(e).splitlines()[0][:300]}"
-            failed += line != "ok"
-            print(f"{port} [{cfg}]: {line}", flush=True)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
