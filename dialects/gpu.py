@@ -618,12 +618,12 @@ class FuncOp(IRDLOperation):
     @property
     def workgroup_args(self) -> tuple:
         n = len(self.function_type.inputs.data)
-        return self.body.block.args[n:n + self.num_workgroup]
+        return self.body.blocks[0].args[n:n + self.num_workgroup]
 
     @property
     def private_args(self) -> tuple:
         n = len(self.function_type.inputs.data) + self.num_workgroup
-        return self.body.block.args[n:]
+        return self.body.blocks[0].args[n:]
 
     def known_size(self, which: str) -> tuple[int, ...] | None:
         a = getattr(self, which)

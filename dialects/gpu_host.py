@@ -140,11 +140,11 @@ class LaunchOp(IRDLOperation):
     @property
     def workgroup_args(self) -> tuple:
         n = self.num_config_args
-        return self.body.block.args[n:n + self.num_workgroup]
+        return self.body.blocks[0].args[n:n + self.num_workgroup]
 
     @property
     def private_args(self) -> tuple:
-        return self.body.block.args[self.num_config_args + self.num_workgroup:]
+        return self.body.blocks[0].args[self.num_config_args + self.num_workgroup:]
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchOp:
@@ -217,7 +217,7 @@ class LaunchOp(IRDLOperation):
         from xmux.dialects.gpu import _print_attributions
 
         print_async(printer, self.asyncToken, self.asyncDependencies)
-        args = self.body.block.args
+        args = self.body.blocks[0].args
 
         def config(keyword: str, ids: Sequence[SSAValue], dims: Sequence[SSAValue],
                    sizes: Sequence[SSAValue]) -> None:
@@ -254,7 +254,7 @@ class LaunchOp(IRDLOperation):
         if not self.body.blocks:
             raise VerifyException("'gpu.launch' needs a body")
         n = self.num_config_args
-        types = self.body.block.arg_types
+        types = self.body.blocks[0].arg_types
         if len(types) < n or any(t != IndexType() for t in types[:n]):
             raise VerifyException(
                 f"'gpu.launch' body must start with {n} index arguments (ids and sizes)")

@@ -19,6 +19,8 @@ from xmux.runtime import env
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "gpu-launch-outlining",  # upstream gpu.launch -> gpu.func + gpu.launch_func (no-op without)
+    "convert-gpu-to-mux",  # upstream gpu kernels / launches -> mux (no-op without gpu ops)
     "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
@@ -47,7 +49,8 @@ OACC_TARGETS = ("cpu", "host")
 #: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
 #: the kernels).
 METADATA_PASSES = frozenset(
-    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc"}
+    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc",
+     "gpu-launch-outlining", "convert-gpu-to-mux"}
 )
 
 
