@@ -1,0 +1,115 @@
+"""Upstream ``gpu`` dialect kernels through xmux.compile (no option) against numpy, and the
+errors unsupported gpu ops get."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xmux
+from xmux.errors import XmuxError
+
+SUBGROUP = """
+gpu.module @k {
+  gpu.func @sg(%x: memref<?xf32>, %out: memref<?xf32>, %c4: memref<?xf32>,
+               %c2s2: memref<?xi32>, %shf: memref<?xf32>, %ok: memref<?xi32>) kernel {
+    %i = gpu.global_id x
+    %v = memref.load %x[%i] : memref<?xf32>
+    %s = gpu.subgroup_reduce add %v : (f32) -> f32
+    memref.store %s, %out[%i] : memref<?xf32>
+    %m = gpu.subgroup_reduce maxnumf %v cluster(size = 4) : (f32) -> f32
+    memref.store %m, %c4[%i] : memref<?xf32>
+    %vi = arith.fptosi %v : f32 to i32
+    %o = gpu.subgroup_reduce or %vi cluster(size = 2, stride = 2) : (i32) -> i32
+    memref.store %o, %c2s2[%i] : memref<?xi32>
+    %one = arith.constant 1 : i32
+    %w = arith.constant 7 : i32
+    %d, %valid = gpu.shuffle down %v, %one, %w : f32
+    memref.store %d, %shf[%i] : memref<?xf32>
+    %vz = arith.extui %valid : i1 to i32
+    memref.store %vz, %ok[%i] : memref<?xi32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_subgroup_reduce_and_shuffle_match_numpy():
+    prog = xmux.compile(SUBGROUP)
+    n, sg = 64, 32
+    x = np.random.default_rng(1).integers(0, 100, n).astype(np.float32)
+    out, c4, shf = (np.zeros(n, np.float32) for _ in range(3))
+    c2s2, ok = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    prog.kernel("sg")(x, out, c4, c2s2, shf, ok, global_size=(n,), local_size=(n,))
+    lane = np.arange(n) % sg
+    groups = x.reshape(-1, sg)
+    np.testing.assert_array_equal(out, np.repeat(groups.sum(1), sg))
+    np.testing.assert_array_equal(c4, np.repeat(x.reshape(-1, 4).max(1), 4))
+    xi = x.astype(np.int32)
+    # clusters of 2 lanes 2 apart: lanes {0, 2}, {1, 3}, {4, 6}, ...
+    partner = np.arange(n) ^ 2
+    np.testing.assert_array_equal(c2s2, xi | xi[partner])
+    src = lane + 1
+    valid = src < 7
+    np.testing.assert_array_equal(ok, valid.astype(np.int32))
+    expect = np.where(valid, x[np.minimum(np.arange(n) + 1, n - 1)], x)
+    np.testing.assert_array_equal(shf[valid], expect[valid])
+    np.testing.assert_array_equal(shf[~valid], x[~valid])
+
+
+ALLREDUCE = """
+gpu.module @k {
+  gpu.func @red(%x: memref<?xf32>, %out: memref<?xf32>) kernel {
+    %t = gpu.thread_id x
+    %b = gpu.block_id x
+    %d = gpu.block_dim x
+    %base = arith.muli %b, %d : index
+    %i = arith.addi %base, %t : index
+    %v = memref.load %x[%i] : memref<?xf32>
+    %s = gpu.all_reduce add %v {} : (f32) -> f32
+    %m = gpu.all_reduce minnumf %v uniform {} : (f32) -> f32
+    %r = arith.subf %s, %m : f32
+    memref.store %r, %out[%i] : memref<?xf32>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("local", [1, 7, 64])
+def test_all_reduce_per_block_matches_numpy(local):
+    prog = xmux.compile(ALLREDUCE)
+    n = local * 5
+    x = np.arange(n, dtype=np.float32) % 11
+    out = np.zeros(n, np.float32)
+    prog.kernel("red")(x, out, global_size=(n,), local_size=(local,))
+    blocks = x.reshape(-1, local)
+    np.testing.assert_allclose(out, np.repeat(blocks.sum(1) - blocks.min(1), local))
+
+
+@pytest.mark.parametrize("body, op", [
+    ("%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>",
+     "gpu.dynamic_shared_memory"),
+    ("%v = arith.constant dense<1.0> : vector<4xf32>\n"
+     "%s = gpu.subgroup_reduce add %v : (vector<4xf32>) -> vector<4xf32>",
+     "gpu.subgroup_reduce"),
+])
+def test_unsupported_device_ops_are_named(body, op):
+    src = f"gpu.module @k {{ gpu.func @f() kernel {{ {body}\n gpu.return }} }}"
+    with pytest.raises(XmuxError, match=op):
+        xmux.compile(src)
+
+
+def test_general_all_reduce_region_is_named():
+    src = """gpu.module @k { gpu.func @f(%x: memref<?xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %x[%c0] : memref<?xi32>
+      %r = gpu.all_reduce %v {
+      ^bb0(%a: i32, %b: i32):
+        %s = arith.addi %a, %b : i32
+        %t = arith.muli %s, %s : i32
+        gpu.yield %t : i32
+      } : (i32) -> i32
+      gpu.return } }"""
+    with pytest.raises(XmuxError, match="gpu.all_reduce.*region"):
+        xmux.compile(src)
