@@ -59,6 +59,9 @@ def install_runtime_symbols() -> None:
     )
     for sym, cb in _installed.items():
         jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+    from xmux.runtime import gpu_printf
+
+    gpu_printf.install()  # gpu.printf in upstream gpu kernels (convert-gpu-to-mux)
 
 
 class HostProgram:

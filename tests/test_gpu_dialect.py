@@ -113,3 +113,9 @@ def test_general_all_reduce_region_is_named():
       gpu.return } }"""
     with pytest.raises(XmuxError, match="gpu.all_reduce.*region"):
         xmux.compile(src)
+
+
+def test_printf_formats_as_c_printf():
+    from xmux.runtime.gpu_printf import format_c
+
+    assert format_c("%lld|%5.2f|%x|%u|%c|%%", [-3, 2.5, 255, 7, 65]) == "-3| 2.50|ff|7|A|%"

@@ -301,6 +301,8 @@ class ConvertGpuToMux(ModulePass):
             self._subgroup_reduce(op)
         elif isinstance(op, gpu.ShuffleOp):
             self._shuffle(op)
+        elif isinstance(op, gpu.PrintfOp):
+            _printf(op)
         elif isinstance(op, (gpu.DynamicSharedMemoryOp, gpu.ClusterIdOp)):
             raise NotSupportedError(f"'{op.name}'{_where(op)} is not supported on the CPU")
 
@@ -410,6 +412,59 @@ class ConvertGpuToMux(ModulePass):
             glob.append(m.result)
         new.append(mux.LaunchOp(names[(mname, fname)], list(op.kernelOperands), glob, block))
         self._replace_async(op, new, [])
+
+
+_PRINTF = "xmux_gpu_printf"
+
+
+def _printf(op: gpu.PrintfOp) -> None:
+    """A call of the runtime's printer: (format id, count, 8 x 64-bit argument)."""
+    from xdsl.dialects.builtin import Float64Type, i1, i64
+
+    from xmux.runtime import gpu_printf
+
+    if len(op.args) > gpu_printf.MAX_ARGS:
+        raise NotSupportedError(f"'gpu.printf'{_where(op)}: more than {gpu_printf.MAX_ARGS} "
+                                "arguments")
+    ops: list[Operation] = []
+    words: list[SSAValue] = []
+    kinds = ""
+    for a in op.args:
+        t = a.type
+        if isinstance(t, IndexType):
+            c: Operation = arith.IndexCastOp(a, i64)
+            kinds += "i"
+        elif isinstance(t, IntegerType):
+            w = t.width.data
+            c = (arith.ExtUIOp(a, i64) if t == i1 else arith.ExtSIOp(a, i64)) if w < 64 else None
+            kinds += "i"
+        elif _is_float(t):
+            ext = arith.ExtFOp(a, Float64Type()) if not isinstance(t, Float64Type) else None
+            if ext is not None:
+                ops.append(ext)
+            c = arith.BitcastOp(ext.result if ext is not None else a, i64)
+            kinds += "f"
+        else:
+            raise NotSupportedError(f"'gpu.printf'{_where(op)}: argument of type {t}")
+        if c is not None:
+            ops.append(c)
+        words.append(c.results[0] if c is not None else a)
+    fid = gpu_printf.register_format(op.format.data, kinds)
+    head = [arith.ConstantOp(IntegerAttr(fid, i64)), arith.ConstantOp(IntegerAttr(len(words), i64))]
+    zero = arith.ConstantOp(IntegerAttr(0, i64))
+    ops += [*head, zero]
+    args = [head[0].result, head[1].result, *words,
+            *([zero.result] * (gpu_printf.MAX_ARGS - len(words)))]
+    ops.append(func.CallOp(_PRINTF, args, []))
+    Rewriter.insert_op(ops, InsertPoint.before(op))
+    Rewriter.erase_op(op)
+    top = ops[0].parent_op()  # the declaration goes to the top-level module once
+    while top is not None and not isinstance(top, ModuleOp):
+        top = top.parent_op()
+    if top is not None and not any(isinstance(o, func.FuncOp) and o.sym_name.data == _PRINTF
+                                   for o in top.body.block.ops):
+        decl = func.FuncOp.external(_PRINTF, [i64] * (2 + gpu_printf.MAX_ARGS), [])
+        top.body.block.add_op(decl)
 
 
 def _memset(dst: SSAValue, value: SSAValue) -> list[Operation]:
