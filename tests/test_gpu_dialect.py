@@ -100,19 +100,53 @@ def test_unsupported_device_ops_are_named(body, op):
         xmux.compile(src)
 
 
-def test_general_all_reduce_region_is_named():
-    src = """gpu.module @k { gpu.func @f(%x: memref<?xi32>) kernel {
-      %c0 = arith.constant 0 : index
-      %v = memref.load %x[%c0] : memref<?xi32>
-      %r = gpu.all_reduce %v {
-      ^bb0(%a: i32, %b: i32):
-        %s = arith.addi %a, %b : i32
-        %t = arith.muli %s, %s : i32
-        gpu.yield %t : i32
-      } : (i32) -> i32
-      gpu.return } }"""
-    with pytest.raises(XmuxError, match="gpu.all_reduce.*region"):
-        xmux.compile(src)
+REGION = """
+gpu.module @k {
+  gpu.func @f(%x: memref<?xi32>, %out: memref<?xi32>) kernel {
+    %t = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %dx = gpu.block_dim x
+    %row = arith.muli %ty, %dx : index
+    %l = arith.addi %row, %t : index
+    %b = gpu.block_id x
+    %dy = gpu.block_dim y
+    %per = arith.muli %dx, %dy : index
+    %base = arith.muli %b, %per : index
+    %i = arith.addi %base, %l : index
+    %v = memref.load %x[%i] : memref<?xi32>
+    %r = gpu.all_reduce %v {
+    ^bb0(%a: i32, %c: i32):
+      %gt = arith.cmpi sgt, %a, %c : i32
+      %m = arith.select %gt, %a, %c : i32
+      %ten = arith.constant 10 : i32
+      %s = arith.muli %m, %ten : i32
+      %r0 = arith.addi %s, %c : i32
+      gpu.yield %r0 : i32
+    } : (i32) -> i32
+    memref.store %r, %out[%i] : memref<?xi32>
+    gpu.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("local", [(1, 1), (3, 1), (4, 2)])
+def test_all_reduce_general_region_folds_in_linear_order(local):
+    """A region of several ops (not one kind): acc = v0, acc = max(acc, v) * 10 + v in
+    local linear order — checked against the same fold in Python."""
+    prog = xmux.compile(REGION)
+    per = local[0] * local[1]
+    groups = 3
+    x = np.random.default_rng(2).integers(0, 5, groups * per).astype(np.int32)
+    out = np.zeros_like(x)
+    prog.kernel("f")(x, out, global_size=(local[0] * groups, local[1]), local_size=local)
+    for g in range(groups):
+        vals = x[g * per:(g + 1) * per]
+        acc = int(vals[0])
+        for v in vals[1:]:
+            acc = (max(acc, int(v)) * 10 + int(v)) & 0xFFFFFFFF
+        acc = acc - (1 << 32) if acc >= 1 << 31 else acc
+        np.testing.assert_array_equal(out[g * per:(g + 1) * per], acc)
 
 
 def test_printf_formats_as_c_printf():

@@ -24,7 +24,10 @@ gpu.barrier                        mux.work_group_barrier work_group, <acq_rel, 
 gpu.all_reduce KIND                mux.work_group_reduce (add -> add or fadd by type,
                                    minsi -> smin, maxnumf/maximumf -> fmax, ...)
 gpu.all_reduce region              the same when the region is one combining arith op
-                                   (addi, xori, maxsi, ...) of its two arguments
+                                   (addi, xori, maxsi, ...) of its two arguments; else
+                                   acc = v(0), acc = region(acc, v(k)) for k = 1 .. L-1
+                                   with v(k) = mux.work_group_broadcast from local
+                                   linear id k (O(L) collectives: correct, not fast)
 gpu.subgroup_reduce KIND           mux.sub_group_reduce; with ``cluster(size = N,
                                    stride = S)``: log2(N) xor-shuffle steps of
                                    distance S, 2S, ... combined with the kind's op
@@ -44,7 +47,7 @@ The CPU shares memory with the "device": ``gpu.alloc`` -> ``memref.alloc``, ``gp
 (every op completes in order).
 
 Unsupported (an error naming the op): clusters, ``gpu.dynamic_shared_memory``,
-``gpu.all_reduce``/``subgroup_reduce`` of vectors or with a region other than one arith op.
+``gpu.all_reduce``/``subgroup_reduce`` of vectors.
 
 Before::
 
@@ -146,7 +149,7 @@ def _combine(kind: K, a: SSAValue, b: SSAValue) -> Operation:
     return cls(a, b)
 
 
-def _region_kind(op: gpu.AllReduceOp) -> K:
+def _region_kind(op: gpu.AllReduceOp) -> K | None:
     block = op.body.blocks[0]
     ops = list(block.ops)
     if (len(op.body.blocks) == 1 and len(ops) == 2 and type(ops[0]) in _REGION_KINDS
@@ -154,9 +157,41 @@ def _region_kind(op: gpu.AllReduceOp) -> K:
             and set(ops[0].operands) == set(block.args)
             and tuple(ops[1].operands) == (ops[0].results[0],)):
         return _REGION_KINDS[type(ops[0])]
-    raise NotSupportedError(
-        f"'gpu.all_reduce'{_where(op)}: a region other than one combining arith op of its two "
-        "arguments (addi, mulf, xori, maxsi, ...) is not supported")
+    return None
+
+
+def _region_all_reduce(op: gpu.AllReduceOp) -> None:
+    """A general combining region: every work-item folds the values of all work-items of the
+    group in local linear order, each read with ``mux.work_group_broadcast``:
+    acc = v(0); for k in 1 .. L-1: acc = region(acc, v(k))."""
+    body = op.body.blocks[0]
+    if len(op.body.blocks) != 1 or not isinstance(body.last_op, gpu.YieldOp):
+        raise NotSupportedError(f"'gpu.all_reduce'{_where(op)}: the region must be one block "
+                                "ending in gpu.yield")
+    v = op.value
+    c = [arith.ConstantOp(IntegerAttr(i, _INDEX)) for i in (0, 1)]
+    sizes = [mux.GetLocalSizeOp(d, _INDEX) for d in range(3)]
+    lxy = arith.MuliOp(sizes[0], sizes[1])
+    total = arith.MuliOp(lxy, sizes[2])
+    first = mux.WorkGroupBroadcastOp(v, [c[0], c[0], c[0]])
+    loop_body = Block(arg_types=[_INDEX, v.type])
+    k, acc = loop_body.args
+    x = arith.RemUIOp(k, sizes[0])
+    kx = arith.DivUIOp(k, sizes[0])
+    y = arith.RemUIOp(kx, sizes[1])
+    z = arith.DivUIOp(k, lxy)
+    other = mux.WorkGroupBroadcastOp(v, [x, y, z])
+    loop_body.add_ops([x, kx, y, z, other])
+    mapping = {body.args[0]: acc, body.args[1]: other.result}
+    for inner in body.ops:
+        if isinstance(inner, gpu.YieldOp):
+            loop_body.add_op(scf.YieldOp(*(mapping.get(o, o) for o in inner.operands)))
+        else:
+            loop_body.add_op(inner.clone(value_mapper=mapping))
+    loop = scf.ForOp(c[1], total, c[1], [first.result], Region(loop_body))
+    Rewriter.insert_op([*c, *sizes, lxy, total, first, loop], InsertPoint.before(op))
+    op.result.replace_all_uses_with(loop.results[0])
+    Rewriter.erase_op(op)
 
 
 def _convert_space(t: Attribute) -> Attribute:
@@ -295,6 +330,9 @@ class ConvertGpuToMux(ModulePass):
             Rewriter.replace_op(op, mux.WorkGroupBarrierOp())
         elif isinstance(op, gpu.AllReduceOp):
             kind = op.op.data if op.op is not None else _region_kind(op)
+            if kind is None:
+                _region_all_reduce(op)
+                return
             k = _mux_kind(op, kind, op.value.type)
             Rewriter.replace_op(op, mux.WorkGroupReduceOp(k, op.value))
         elif isinstance(op, gpu.SubgroupReduceOp):
