@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
+import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
@@ -31,7 +32,6 @@ _DIALECTS: dict[str, str] = {
 #: parses only in the generic form): registered in place of xDSL's in ``make_context``.
 _OVERRIDES: dict[str, str] = {
     "gpu": "xmux.dialects.gpu:GPU",
-    "memref": "xmux.dialects.memref_compat:Memref",
 }
 
 _PASS_PACKAGES = ("xmux.transforms", "xmux.lowering")

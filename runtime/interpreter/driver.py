@@ -31,7 +31,13 @@ from xmux.runtime.interpreter.core import Shared, XInterpreter, _Impls
 from xmux.runtime.interpreter.values import from_python
 from xmux.runtime.interpreter.workgroup import Launch
 
-FRONT_END_PASSES = ("convert-acc-to-oacc", "transfer-kernel-metadata", "expand-oacc-reductions")
+FRONT_END_PASSES = (
+    "gpu-launch-outlining",  # upstream gpu programs (no-ops without gpu ops)
+    "convert-gpu-to-mux",
+    "convert-acc-to-oacc",
+    "transfer-kernel-metadata",
+    "expand-oacc-reductions",
+)
 
 
 def make_impls() -> _Impls:
