@@ -1,14 +1,17 @@
 """``memref`` ops with the custom syntax upstream MLIR prints, which xDSL 0.74 parses only in
-the generic form: ``memref.cast`` and ``memref.atomic_rmw``.
+the generic form: ``memref.cast``, ``memref.atomic_rmw`` and ``memref.global``.
 
     %d = memref.cast %a : memref<13xf32> to memref<?xf32>
     %old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32
+    memref.global "private" constant @c : memref<2xi32> = dense<[1, 4]> {alignment = 64}
+    memref.global @buf : memref<64xf32, 3> = uninitialized
 
 Applied once when xmux builds a context or its plugin universe (``xmux/registry.py``), as
-``acc_compat`` is: it gives xDSL's own ``memref.CastOp`` / ``memref.AtomicRMWOp`` a ``parse``
-and ``print``, so every pass, lowering and interpreter function that matches those classes
-sees them unchanged (a subclass would not be the class the interpreter dispatches on). The
-generic forms still parse.
+``acc_compat`` is: it gives xDSL's own ``memref.CastOp`` / ``AtomicRMWOp`` a ``parse`` and
+``print`` (``GlobalOp`` a ``parse`` only: it keeps printing generically), so every pass,
+lowering and interpreter function that matches those classes sees them unchanged (a
+subclass would not be the class the interpreter dispatches on). The generic forms still
+parse.
 """
 
 from __future__ import annotations
@@ -80,6 +83,43 @@ def _print_atomic_rmw(self: memref.AtomicRMWOp, printer: Printer) -> None:
     printer.print_string(f" : ({self.value.type}, {self.memref.type}) -> {self.result.type}")
 
 
+def _parse_global(cls: type[memref.GlobalOp], parser: Parser) -> memref.GlobalOp:
+    from xdsl.dialects.builtin import (
+        DenseIntOrFPElementsAttr,
+        MemRefType,
+        StringAttr,
+        TensorType,
+        UnitAttr,
+    )
+
+    vis = parser.parse_optional_str_literal() or "public"
+    props: dict = {"sym_visibility": StringAttr(vis)}
+    if parser.parse_optional_keyword("constant") is not None:
+        props["constant"] = UnitAttr()
+    props["sym_name"] = parser.parse_symbol_name()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType):
+        parser.raise_error(f"memref.global type must be a memref, got {t}")
+    props["type"] = t
+    init = UnitAttr()  # uninitialized, and external declarations alike
+    if parser.parse_optional_punctuation("="):
+        if parser.parse_optional_keyword("uninitialized") is None:
+            if parser.parse_optional_keyword("dense") is not None:
+                shape = TensorType(t.element_type, t.get_shape())
+                init = parser.parse_dense_int_or_fp_elements_attr(shape)
+            else:
+                init = parser.parse_attribute()
+                if not isinstance(init, DenseIntOrFPElementsAttr):
+                    parser.raise_error(f"memref.global initial value {init} is not dense")
+    props["initial_value"] = init
+    attrs = parser.parse_optional_attr_dict()
+    if "alignment" in attrs:
+        props["alignment"] = attrs.pop("alignment")
+    order = ("sym_name", "type", "initial_value", "sym_visibility", "constant", "alignment")
+    return cls.create(properties={k: props[k] for k in order if k in props}, attributes=attrs)
+
+
 def add_custom_syntax() -> None:
     for cls, parse, print_ in (
         (memref.CastOp, _parse_cast, _print_cast),
@@ -87,6 +127,9 @@ def add_custom_syntax() -> None:
     ):
         cls.parse = classmethod(parse)  # type: ignore[method-assign]
         cls.print = print_  # type: ignore[method-assign]
+    # memref.global: the custom form parses; it still prints in the generic form, which the
+    # FileCheck tests of the passes that create globals match.
+    memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
 
 
 add_custom_syntax()

@@ -9,9 +9,8 @@
 
 // CHECK:      [88,   0,   15,   6,   14,   1,   14],
 // CHECK-NEXT: [100,   0,   15,   10,   15,   2,   15]
-"memref.global"() <{sym_name = "values", sym_visibility = "private", type = memref<12xi32>,
-  initial_value = dense<[5, 3, 9, 12, 7, 1, 14, 6, 10, 2, 11, 8]> : tensor<12xi32>, constant}>
-  : () -> ()
+memref.global "private" constant @values : memref<12xi32> =
+    dense<[5, 3, 9, 12, 7, 1, 14, 6, 10, 2, 11, 8]>
 
 func.func @main() {
   %c0 = arith.constant 0 : index
