@@ -90,9 +90,7 @@ def test_all_reduce_per_block_matches_numpy(local):
 @pytest.mark.parametrize("body, op", [
     ("%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>",
      "gpu.dynamic_shared_memory"),
-    ("%v = arith.constant dense<1.0> : vector<4xf32>\n"
-     "%s = gpu.subgroup_reduce add %v : (vector<4xf32>) -> vector<4xf32>",
-     "gpu.subgroup_reduce"),
+    ("%c = gpu.cluster_id x", "gpu.cluster_id"),
 ])
 def test_unsupported_device_ops_are_named(body, op):
     src = f"gpu.module @k {{ gpu.func @f() kernel {{ {body}\n gpu.return }} }}"
@@ -153,3 +151,31 @@ def test_printf_formats_as_c_printf():
     from xmux.runtime.gpu_printf import format_c
 
     assert format_c("%lld|%5.2f|%x|%u|%c|%%", [-3, 2.5, 255, 7, 65]) == "-3| 2.50|ff|7|A|%"
+
+
+VECTOR_SG = """
+gpu.module @k {
+  gpu.func @v(%x: memref<?xf32>, %out: memref<?xf32>) kernel {
+    %i = gpu.global_id x
+    %a = memref.load %x[%i] : memref<?xf32>
+    %two = arith.constant 2.0 : f32
+    %b = arith.mulf %a, %two : f32
+    %z = vector.broadcast %a : f32 to vector<2xf32>
+    %v = vector.insert %b, %z [1] : f32 into vector<2xf32>
+    %r = gpu.subgroup_reduce add %v cluster(size = 4) : (vector<2xf32>) -> vector<2xf32>
+    %e0 = vector.extract %r[0] : f32 from vector<2xf32>
+    %e1 = vector.extract %r[1] : f32 from vector<2xf32>
+    %s = arith.addf %e0, %e1 : f32
+    memref.store %s, %out[%i] : memref<?xf32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_vector_subgroup_reduce_is_elementwise():
+    n = 32
+    x = np.arange(n, dtype=np.float32)
+    out = np.zeros(n, np.float32)
+    xmux.compile(VECTOR_SG).kernel("v")(x, out, global_size=(n,), local_size=(n,))
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, 4).sum(1) * 3, 4))

@@ -46,8 +46,9 @@ The CPU shares memory with the "device": ``gpu.alloc`` -> ``memref.alloc``, ``gp
 ``gpu.host_register``/``host_unregister`` and ``gpu.wait`` vanish, and so do async tokens
 (every op completes in order).
 
-Unsupported (an error naming the op): clusters, ``gpu.dynamic_shared_memory``,
-``gpu.all_reduce``/``subgroup_reduce`` of vectors.
+A ``gpu.subgroup_reduce`` of a 1-D vector reduces element by element.
+
+Unsupported (an error naming the op): clusters, ``gpu.dynamic_shared_memory``.
 
 Before::
 
@@ -158,6 +159,27 @@ def _region_kind(op: gpu.AllReduceOp) -> K | None:
             and tuple(ops[1].operands) == (ops[0].results[0],)):
         return _REGION_KINDS[type(ops[0])]
     return None
+
+
+def _reduce_scalar(op: gpu.SubgroupReduceOp, v: SSAValue, new: list[Operation]) -> SSAValue:
+    """The subgroup (or cluster) reduction of scalar ``v``; ops appended to ``new``."""
+    kind = op.op.data
+    k = _mux_kind(op, kind, v.type)
+    if op.cluster is None:
+        red = mux.SubGroupReduceOp(k, v)
+        new.append(red)
+        return red.result
+    size, stride = op.cluster
+    acc = v
+    dist = stride
+    while dist < size * stride:
+        c = arith.ConstantOp(IntegerAttr(dist, i32))
+        sh = mux.SubGroupShuffleXorOp(acc, c)
+        comb = _combine(kind, acc, sh.result)
+        new += [c, sh, comb]
+        acc = comb.results[0]
+        dist *= 2
+    return acc
 
 
 def _region_all_reduce(op: gpu.AllReduceOp) -> None:
@@ -345,25 +367,32 @@ class ConvertGpuToMux(ModulePass):
             raise NotSupportedError(f"'{op.name}'{_where(op)} is not supported on the CPU")
 
     def _subgroup_reduce(self, op: gpu.SubgroupReduceOp) -> None:
-        kind = op.op.data
-        v = op.value
-        k = _mux_kind(op, kind, v.type)
-        if op.cluster is None:
-            Rewriter.replace_op(op, mux.SubGroupReduceOp(k, v))
-            return
-        size, stride = op.cluster
+        from xdsl.dialects import vector
+        from xdsl.dialects.builtin import VectorType
+
         new: list[Operation] = []
-        acc: SSAValue = v
-        dist = stride
-        while dist < size * stride:
-            c = arith.ConstantOp(IntegerAttr(dist, i32))
-            sh = mux.SubGroupShuffleXorOp(acc, c)
-            comb = _combine(kind, acc, sh.result)
-            new += [c, sh, comb]
-            acc = comb.results[0]
-            dist *= 2
+        v = op.value
+        if not isinstance(v.type, VectorType):
+            result = _reduce_scalar(op, v, new)
+        else:  # element by element (upstream allows vectors; mux collectives take scalars)
+            if v.type.get_num_dims() != 1:
+                raise NotSupportedError(f"'{op.name}'{_where(op)}: a {v.type} (1-D vectors "
+                                        "only)")
+            # extract all, reduce each, rebuild: no vector value lives across the barriers
+            # of the reductions (work-item-loops keeps only scalars per work-item)
+            elems = [vector.ExtractOp(v, [i], v.type.element_type)
+                     for i in range(v.type.get_shape()[0])]
+            new += elems
+            reduced = [_reduce_scalar(op, e.result, new) for e in elems]
+            first = vector.BroadcastOp(reduced[0], v.type)
+            new.append(first)
+            result = first.results[0]
+            for i, r in enumerate(reduced[1:], 1):
+                ins = vector.InsertOp(r, result, [i])
+                new.append(ins)
+                result = ins.results[0]
         Rewriter.insert_op(new, InsertPoint.before(op))
-        op.result.replace_all_uses_with(acc)
+        op.result.replace_all_uses_with(result)
         Rewriter.erase_op(op)
 
     def _shuffle(self, op: gpu.ShuffleOp) -> None:
