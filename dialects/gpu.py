@@ -57,9 +57,11 @@ from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     VarConstraint,
+    attr_def,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_attr_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -496,12 +498,56 @@ class ShuffleOp(IRDLOperation):
 
 @irdl_op_definition
 class PrintfOp(IRDLOperation):
-    """``gpu.printf "fmt", %a, %b : i32, f32``: a C printf from every thread."""
+    """``gpu.printf "fmt", %a, %b : i32, f32``: a C printf from every thread.
+
+    LLVM 19's form without the comma (``gpu.printf "fmt" %a : i32``) parses too; a following
+    ``%r = ...`` is not taken for arguments (LLVM 19 itself misreads that)."""
 
     name = "gpu.printf"
     format = prop_def(StringAttr)
     args = var_operand_def()
-    assembly_format = "$format attr-dict (`,` $args^ `:` type($args))?"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PrintfOp:
+        from xdsl.utils.exceptions import ParseError
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+        fmt = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict()
+
+        def arguments() -> list[SSAValue]:
+            us = [parser.parse_unresolved_operand()]
+            while parser.parse_optional_punctuation(","):
+                us.append(parser.parse_unresolved_operand())
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(","):
+                types.append(parser.parse_type())
+            if len(types) != len(us):
+                parser.raise_error(f"gpu.printf has {len(us)} arguments and {len(types)} types")
+            return [parser.resolve_operand(u, t) for u, t in zip(us, types, strict=True)]
+
+        args: list[SSAValue] = []
+        if parser.parse_optional_punctuation(","):
+            args = arguments()
+        elif parser._current_token.kind == MLIRTokenKind.PERCENT_IDENT:  # noqa: SLF001
+            pos = parser.pos
+            try:
+                args = arguments()
+            except ParseError:
+                parser._resume_from(pos)  # noqa: SLF001 - the next op's results
+        return cls.create(operands=args, properties={"format": StringAttr(fmt)},
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.format)
+        printer.print_op_attributes(self.attributes)
+        if self.args:
+            printer.print_string(", ")
+            printer.print_list(self.args, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([a.type for a in self.args], printer.print_attribute)
 
 
 @irdl_op_definition
@@ -547,6 +593,21 @@ class ModuleOp(IRDLOperation):
     def __init__(self, name: str, body: Region | None = None) -> None:
         super().__init__(properties={"sym_name": StringAttr(name)},
                          regions=[body or Region(Block())])
+        self._add_end()
+
+    def _add_end(self) -> None:
+        """Upstream's implicit ``gpu.module_end`` (printed in the generic form only)."""
+        block = self.body.blocks[0]
+        if not isinstance(block.last_op, ModuleEndOp):
+            block.add_op(ModuleEndOp())
+
+    def add_op(self, op: Operation) -> None:
+        """Append ``op`` to the module's body (before its ``gpu.module_end``)."""
+        block = self.body.blocks[0]
+        if isinstance(block.last_op, ModuleEndOp):
+            block.insert_op_before(op, block.last_op)
+        else:
+            block.add_op(op)
 
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
@@ -564,8 +625,9 @@ class ModuleOp(IRDLOperation):
         body = parser.parse_region()
         if not body.blocks:
             body.add_block(Block())
-        return cls.create(properties=props, regions=[body],
-                          attributes=attrs.data if attrs else {})
+        op = cls.create(properties=props, regions=[body], attributes=attrs.data if attrs else {})
+        op._add_end()
+        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -580,7 +642,17 @@ class ModuleOp(IRDLOperation):
             printer.print_string("]")
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_empty_block=False)
+        printer.print_region(self.body, print_empty_block=False,
+                             print_block_terminators=False)
+
+
+@irdl_op_definition
+class ModuleEndOp(IRDLOperation):
+    """``"gpu.module_end"() : () -> ()``: LLVM 19's implicit terminator of a ``gpu.module``
+    (in its generic form only; the custom form leaves it out)."""
+
+    name = "gpu.module_end"
+    traits = traits_def(IsTerminator(), HasParent(ModuleOp))
 
 
 #: gpu.func's known sizes, spelled upstream (LLVM 19+) and as in older outlined output.
@@ -596,9 +668,9 @@ class FuncOp(IRDLOperation):
     (``workgroup_attributions`` of them), then the private ones."""
 
     name = "gpu.func"
-    sym_name = prop_def(SymbolNameConstraint())
+    sym_name = attr_def(SymbolNameConstraint())  # attributes, as in upstream's generic form
     function_type = prop_def(FunctionType)
-    workgroup_attributions = opt_prop_def(IntegerAttr[I64])
+    workgroup_attributions = opt_attr_def(IntegerAttr[I64])
     known_block_size = opt_prop_def(DenseArrayBase)
     known_grid_size = opt_prop_def(DenseArrayBase)
     arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
@@ -655,22 +727,19 @@ class FuncOp(IRDLOperation):
                 results.append(parser.parse_type())
         workgroup = _parse_attributions(parser, "workgroup")
         private = _parse_attributions(parser, "private")
-        attrs: dict[str, Attribute] = {}
+        attrs: dict[str, Attribute] = {"sym_name": name}
         if parser.parse_optional_keyword("kernel") is not None:
             attrs["gpu.kernel"] = UnitAttr()
         extra = parser.parse_optional_attr_dict_with_keyword()
         props: dict[str, Attribute] = {
-            "sym_name": name,
             "function_type": FunctionType.from_lists([a.type for a in args], results),
         }
         if workgroup:
-            props["workgroup_attributions"] = IntegerAttr(len(workgroup), 64)
+            attrs["workgroup_attributions"] = IntegerAttr(len(workgroup), 64)
         if any(d.data for d in arg_attrs):
             props["arg_attrs"] = ArrayAttr(arg_attrs)
         for k, v in (extra.data if extra else {}).items():
             if k in KNOWN_SIZE_NAMES:
-                props[k] = v
-            elif k == "workgroup_attributions":
                 props[k] = v
             else:
                 attrs[k] = v
@@ -709,7 +778,8 @@ class FuncOp(IRDLOperation):
             _print_attributions(printer, "private", self.private_args)
         if self.is_kernel:
             printer.print_string(" kernel")
-        shown = {k: v for k, v in self.attributes.items() if k != "gpu.kernel"}
+        hidden = ("gpu.kernel", "sym_name", "workgroup_attributions")
+        shown = {k: v for k, v in self.attributes.items() if k not in hidden}
         for k in KNOWN_SIZE_NAMES:
             if getattr(self, k) is not None:
                 shown[k] = getattr(self, k)
@@ -774,7 +844,7 @@ class ReturnOp(IRDLOperation):
 DEVICE_OPS: list[type[IRDLOperation]] = [
     *DIM_QUERY_OPS, LaneIdOp, SubgroupIdOp, SubgroupSizeOp, NumSubgroupsOp, BarrierOp,
     AllReduceOp, SubgroupReduceOp, ShuffleOp, PrintfOp, DynamicSharedMemoryOp, YieldOp,
-    ModuleOp, FuncOp, ReturnOp,
+    ModuleOp, ModuleEndOp, FuncOp, ReturnOp,
 ]
 
 

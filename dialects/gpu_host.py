@@ -41,6 +41,7 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
+    opt_attr_def,
     opt_operand_def,
     opt_prop_def,
     opt_result_def,
@@ -116,7 +117,7 @@ class LaunchOp(IRDLOperation):
     asyncToken = opt_result_def(AsyncTokenType)  # noqa: N815
     kernelFunc = opt_prop_def(SymbolRefAttr)  # noqa: N815
     kernelModule = opt_prop_def(SymbolRefAttr)  # noqa: N815
-    workgroup_attributions = opt_prop_def(IntegerAttr[I64])
+    workgroup_attributions = opt_attr_def(IntegerAttr[I64])  # an attribute, as upstream
     body = region_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -200,10 +201,10 @@ class LaunchOp(IRDLOperation):
             parser.parse_punctuation(")")
         workgroup = _parse_attributions(parser, "workgroup")
         private = _parse_attributions(parser, "private")
-        if workgroup:
-            props["workgroup_attributions"] = IntegerAttr(len(workgroup), 64)
         body = parser.parse_region([*names, *workgroup, *private])
         attrs = parser.parse_optional_attr_dict()
+        if workgroup:
+            attrs["workgroup_attributions"] = IntegerAttr(len(workgroup), 64)
         grid, block = sizes[:3], sizes[3:]
         cl = [[c] for c in clusters] if clusters else [[], [], []]
         props.update(_segments(len(deps), 1, 1, 1, 1, 1, 1, *(len(c) for c in cl), len(shmem)))
@@ -248,7 +249,8 @@ class LaunchOp(IRDLOperation):
         _print_attributions(printer, "private", self.private_args)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
-        printer.print_op_attributes(self.attributes)
+        printer.print_op_attributes(
+            {k: v for k, v in self.attributes.items() if k != "workgroup_attributions"})
 
     def verify_(self) -> None:
         if not self.body.blocks:
@@ -479,7 +481,8 @@ class AllocOp(IRDLOperation):
 
 
 class _AsyncMemOp(IRDLOperation):
-    """Host ops of the form ``(async [deps])? %a (, %b)? : T (, U)?``."""
+    """Host ops of the form ``(async [deps])? %a (, %b)? : T (, U)?`` (one variadic
+    operand group, so no segment sizes, as upstream)."""
 
     OPERANDS: ClassVar[tuple[str, ...]] = ()
 
@@ -498,9 +501,7 @@ class _AsyncMemOp(IRDLOperation):
             types.append(parser.parse_type())
         vals = [parser.resolve_operand(u, t) for u, t in zip(us, types, strict=True)]
         return cls.create(operands=[*deps, *vals],
-                          result_types=[_TOKEN] if is_async else [],
-                          properties=_segments(len(deps), *([1] * len(vals))),
-                          attributes=attrs)
+                          result_types=[_TOKEN] if is_async else [], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         print_async(printer, self.asyncToken, self.asyncDependencies)
@@ -521,7 +522,6 @@ class DeallocOp(_AsyncMemOp):
     asyncToken = opt_result_def(AsyncTokenType)  # noqa: N815
     memref = operand_def(_MEMREF)
     OPERANDS: ClassVar[tuple[str, ...]] = ("memref",)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
 
 @irdl_op_definition
@@ -534,7 +534,6 @@ class MemcpyOp(_AsyncMemOp):
     dst = operand_def(_MEMREF)
     src = operand_def(_MEMREF)
     OPERANDS: ClassVar[tuple[str, ...]] = ("dst", "src")
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def verify_(self) -> None:
         d, s = self.dst.type, self.src.type
@@ -553,7 +552,6 @@ class MemsetOp(_AsyncMemOp):
     dst = operand_def(_MEMREF)
     value = operand_def()
     OPERANDS: ClassVar[tuple[str, ...]] = ("dst", "value")
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def verify_(self) -> None:
         t = self.dst.type

@@ -284,6 +284,9 @@ class ConvertGpuToMux(ModulePass):
                     names[(mname, sym.data)] = new
             for o in list(gmod.body.block.ops):
                 o.detach()
+                if isinstance(o, gpu.ModuleEndOp):
+                    o.erase()
+                    continue
                 if isinstance(o, gpu.FuncOp):
                     o = self._func(module, o, local[o.sym_name.data])
                 elif isinstance(getattr(o, "sym_name", None), StringAttr):
@@ -331,7 +334,8 @@ class ConvertGpuToMux(ModulePass):
                 if attrs.get_reqd_sub_group_size(f) is None:
                     attrs.set_reqd_sub_group_size(f, self.sub_group_size)
         for k, v in g.attributes.items():
-            if k not in ("gpu.kernel", "gpu.known_block_size", "gpu.known_grid_size"):
+            if k not in ("gpu.kernel", "gpu.known_block_size", "gpu.known_grid_size", "sym_name",
+                         "workgroup_attributions"):
                 f.attributes.setdefault(k, v)
         return f
 

@@ -168,20 +168,17 @@ class GpuLaunchOutlining(ModulePass):
         for a in reversed(entry.args):
             entry.erase_arg(a)
 
-        props = {
-            "sym_name": StringAttr(name),
-            "function_type": FunctionType.from_lists([a.type for a in args], []),
-        }
+        props: dict = {"function_type": FunctionType.from_lists([a.type for a in args], [])}
+        attributes: dict = {"sym_name": StringAttr(name), "gpu.kernel": UnitAttr()}
         if wg:
-            props["workgroup_attributions"] = IntegerAttr(len(wg), 64)
+            attributes["workgroup_attributions"] = IntegerAttr(len(wg), 64)
         for key, sizes in (("known_block_size", launch.block), ("known_grid_size", launch.grid)):
             known = _constant_sizes(sizes)
             if known is not None:
                 props[key] = DenseArrayBase.from_list(i32, known)
-        kernel = gpu.FuncOp.create(properties=props, attributes={"gpu.kernel": UnitAttr()},
-                                   regions=[body])
+        kernel = gpu.FuncOp.create(properties=props, attributes=attributes, regions=[body])
         gmod = gpu.ModuleOp(name)
-        gmod.body.block.add_op(kernel)
+        gmod.add_op(kernel)
         module.body.block.add_op(gmod)
 
         shmem = launch.dynamicSharedMemorySize

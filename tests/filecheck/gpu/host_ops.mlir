@@ -17,7 +17,7 @@ module attributes {gpu.container_module} {
     }
     %t0 = gpu.wait async
     %t1 = gpu.launch async [%t0] blocks(%a0, %a1, %a2) in (%a3 = %n, %a4 = %n, %a5 = %n)
-        threads(%a6, %a7, %a8) in (%a9 = %n, %a10 = %n, %a11 = %n) module(@m) function(@f) {
+        threads(%a6, %a7, %a8) in (%a9 = %n, %a10 = %n, %a11 = %n) {
       gpu.terminator
     }
     gpu.wait [%t1]
@@ -29,7 +29,7 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT:      gpu.terminator
   // CHECK-NEXT:    }
   // CHECK-NEXT:    %[[T0:.*]] = gpu.wait async
-  // CHECK-NEXT:    %[[T1:.*]] = gpu.launch async [%[[T0]]] blocks({{.*}}) in ({{.*}}) threads({{.*}}) in ({{.*}}) module(@m) function(@f) {
+  // CHECK-NEXT:    %[[T1:.*]] = gpu.launch async [%[[T0]]] blocks({{.*}}) in ({{.*}}) threads({{.*}}) in ({{.*}}) {
   // CHECK:         gpu.wait [%[[T1]]]
 
   gpu.module @kernels {
