@@ -1,5 +1,6 @@
 """``memref`` ops with the custom syntax upstream MLIR prints, which xDSL 0.74 parses only in
-the generic form: ``memref.cast``, ``memref.atomic_rmw`` and ``memref.global``.
+the generic form: ``memref.cast``, ``memref.atomic_rmw`` and ``memref.global`` (and
+``vector.print %x : T``, the scalar output of MLIR's integration tests).
 
     %d = memref.cast %a : memref<13xf32> to memref<?xf32>
     %old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32
@@ -133,3 +134,32 @@ def add_custom_syntax() -> None:
 
 
 add_custom_syntax()
+
+
+# ---- vector.print (the integration tests' scalar output) ------------------------------
+
+
+def _parse_vector_print(cls: type, parser: Parser):
+    u = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    attrs = parser.parse_optional_attr_dict()
+    return cls.create(operands=[parser.resolve_operand(u, t)], attributes=attrs)
+
+
+def _print_vector_print(self, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_operand(self.source)
+    printer.print_string(f" : {self.source.type}")
+    printer.print_op_attributes(self.attributes)
+
+
+def add_vector_print_syntax() -> None:
+    """``vector.print %x : i32`` (xDSL 0.74's vector.print has only the generic form)."""
+    from xdsl.dialects import vector
+
+    vector.PrintOp.parse = classmethod(_parse_vector_print)  # type: ignore[method-assign]
+    vector.PrintOp.print = _print_vector_print  # type: ignore[method-assign]
+
+
+add_vector_print_syntax()

@@ -43,6 +43,7 @@ Kernels that use sub-group ops get ``mux.reqd_sub_group_size`` = ``sub-group-siz
 becomes ``mux.launch @k(...) global_size(gx*bx, gy*by, gz*bz) local_size(bx, by, bz)``.
 The CPU shares memory with the "device": ``gpu.alloc`` -> ``memref.alloc``, ``gpu.dealloc`` ->
 ``memref.dealloc``, ``gpu.memcpy`` -> ``memref.copy``, ``gpu.memset`` -> a store loop,
+``vector.print`` of a scalar -> the printf runtime in MLIR runner's format,
 ``gpu.host_register``/``host_unregister`` and ``gpu.wait`` vanish, and so do async tokens
 (every op completes in order).
 
@@ -438,6 +439,8 @@ class ConvertGpuToMux(ModulePass):
         elif isinstance(op, (gpu_host.WaitOp, gpu_host.HostRegisterOp,
                              gpu_host.HostUnregisterOp)):
             self._replace_async(op, [], [])
+        elif op.name == "vector.print":
+            _vector_print(op)
 
     def _replace_async(self, op: Operation, new: list[Operation], values: list[SSAValue]
                        ) -> None:
@@ -536,6 +539,18 @@ def _printf(op: gpu.PrintfOp) -> None:
                                    for o in top.body.block.ops):
         decl = func.FuncOp.external(_PRINTF, [i64] * (2 + gpu_printf.MAX_ARGS), [])
         top.body.block.add_op(decl)
+
+
+def _vector_print(op: Operation) -> None:
+    """``vector.print %x : T`` of a scalar: printed as MLIR's runner prints it (integers in
+    decimal, floats as C's ``%g``, then a newline), through the gpu.printf runtime."""
+    v = op.operands[0]
+    if not (isinstance(v.type, (IntegerType, IndexType)) or _is_float(v.type)):
+        raise NotSupportedError(f"vector.print of {v.type}: only scalars are supported")
+    fmt = "%g\n" if _is_float(v.type) else "%lld\n"
+    p = gpu.PrintfOp.create(operands=[v], properties={"format": StringAttr(fmt)})
+    Rewriter.replace_op(op, p)
+    _printf(p)
 
 
 def _memset(dst: SSAValue, value: SSAValue) -> list[Operation]:
