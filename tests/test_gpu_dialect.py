@@ -88,8 +88,6 @@ def test_all_reduce_per_block_matches_numpy(local):
 
 
 @pytest.mark.parametrize("body, op", [
-    ("%m = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>",
-     "gpu.dynamic_shared_memory"),
     ("%c = gpu.cluster_id x", "gpu.cluster_id"),
 ])
 def test_unsupported_device_ops_are_named(body, op):
@@ -179,3 +177,19 @@ def test_vector_subgroup_reduce_is_elementwise():
     out = np.zeros(n, np.float32)
     xmux.compile(VECTOR_SG).kernel("v")(x, out, global_size=(n,), local_size=(n,))
     np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, 4).sum(1) * 3, 4))
+
+
+def test_dynamic_shared_memory_over_the_limit_is_refused(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = (Path(__file__).resolve().parent.parent / "examples" / "gpu"
+           / "dynamic_shared_memory.mlir").read_text()
+    big = tmp_path / "big.mlir"
+    big.write_text(src.replace("arith.constant 64 : i32", "arith.constant 100000 : i32"))
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from xmux.cli import run_main; sys.exit(run_main())",
+         str(big)], capture_output=True, text=True, check=False)
+    assert proc.returncode != 0
+    assert "dynamic_shared_memory_size above 49152 bytes" in proc.stdout + proc.stderr

@@ -49,7 +49,10 @@ The CPU shares memory with the "device": ``gpu.alloc`` -> ``memref.alloc``, ``gp
 
 A ``gpu.subgroup_reduce`` of a 1-D vector reduces element by element.
 
-Unsupported (an error naming the op): clusters, ``gpu.dynamic_shared_memory``.
+``gpu.dynamic_shared_memory`` is one module-level work-group buffer of 48 KiB (CUDA's default
+limit; a launch asking for more fails an assertion) cast to the op's type.
+
+Unsupported (an error naming the op): clusters.
 
 Before::
 
@@ -71,7 +74,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, cf, func, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
@@ -368,7 +371,9 @@ class ConvertGpuToMux(ModulePass):
             self._shuffle(op)
         elif isinstance(op, gpu.PrintfOp):
             _printf(op)
-        elif isinstance(op, (gpu.DynamicSharedMemoryOp, gpu.ClusterIdOp)):
+        elif isinstance(op, gpu.DynamicSharedMemoryOp):
+            _dynamic_shared_memory(op)
+        elif isinstance(op, gpu.ClusterIdOp):
             raise NotSupportedError(f"'{op.name}'{_where(op)} is not supported on the CPU")
 
     def _subgroup_reduce(self, op: gpu.SubgroupReduceOp) -> None:
@@ -484,6 +489,12 @@ class ConvertGpuToMux(ModulePass):
             m = arith.MuliOp(g, b)
             new.append(m)
             glob.append(m.result)
+        if op.dynamicSharedMemorySize is not None:
+            cap = arith.ConstantOp(IntegerAttr(DYNAMIC_SHARED_MEMORY_BYTES, i32))
+            fits = arith.CmpiOp(op.dynamicSharedMemorySize, cap, "ule")
+            new += [cap, fits, cf.AssertOp(
+                fits, f"gpu.launch_func @{mname}::@{fname}: dynamic_shared_memory_size above "
+                f"{DYNAMIC_SHARED_MEMORY_BYTES} bytes (xmux's fixed dynamic workgroup memory)")]
         new.append(mux.LaunchOp(names[(mname, fname)], list(op.kernelOperands), glob, block))
         self._replace_async(op, new, [])
 
@@ -539,6 +550,32 @@ def _printf(op: gpu.PrintfOp) -> None:
                                    for o in top.body.block.ops):
         decl = func.FuncOp.external(_PRINTF, [i64] * (2 + gpu_printf.MAX_ARGS), [])
         top.body.block.add_op(decl)
+
+
+#: Bytes of dynamic workgroup memory every kernel using gpu.dynamic_shared_memory gets
+#: (CUDA's default limit without opt-in); a launch asking for more is refused.
+DYNAMIC_SHARED_MEMORY_BYTES = 48 * 1024
+_DYN_SHMEM = "__gpu_dynamic_shared_memory"
+
+
+def _dynamic_shared_memory(op: gpu.DynamicSharedMemoryOp) -> None:
+    """One module-level work-group buffer of ``DYNAMIC_SHARED_MEMORY_BYTES`` i8, cast to the
+    op's ``memref<?xi8, 3>`` (``memref.view`` then carves it as on a GPU)."""
+    from xdsl.dialects.builtin import i8
+
+    top = op.parent_op()
+    while top is not None and not isinstance(top, ModuleOp):
+        top = top.parent_op()
+    assert top is not None
+    t = MemRefType(i8, [DYNAMIC_SHARED_MEMORY_BYTES], memory_space=IntegerAttr(3, 64))
+    if not any(isinstance(o, memref.GlobalOp) and o.sym_name.data == _DYN_SHMEM
+               for o in top.body.block.ops):
+        glob = memref.GlobalOp.get(StringAttr(_DYN_SHMEM), t, UnitAttr(), StringAttr("private"),
+                                   alignment=64)
+        top.body.block.add_op(glob)
+    get = memref.GetGlobalOp(_DYN_SHMEM, t)
+    cast = memref.CastOp.get(get.memref, _convert_space(op.resultMemref.type))
+    Rewriter.replace_op(op, [get, cast])
 
 
 def _vector_print(op: Operation) -> None:
