@@ -579,6 +579,18 @@ class YieldOp(IRDLOperation):
 # =======================================================================================
 
 
+def _parse_foreign_attribute(parser: Parser) -> Attribute:
+    """A gpu.module target or offloading handler (``#nvvm.target<chip = "sm_90">``, ...):
+    kept as an unregistered attribute, since the CPU compiles for no such target."""
+    ctx = parser.ctx
+    old = ctx.allow_unregistered
+    ctx.allow_unregistered = True
+    try:
+        return parser.parse_attribute()
+    finally:
+        ctx.allow_unregistered = old
+
+
 @irdl_op_definition
 class ModuleOp(IRDLOperation):
     """``gpu.module @name [targets]? attributes? { ... }``: a device code module."""
@@ -613,12 +625,12 @@ class ModuleOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ModuleOp:
         props: dict[str, Attribute] = {"sym_name": parser.parse_symbol_name()}
         if parser.parse_optional_punctuation("<"):
-            props["offloadingHandler"] = parser.parse_attribute()
+            props["offloadingHandler"] = _parse_foreign_attribute(parser)
             parser.parse_punctuation(">")
         if parser.parse_optional_punctuation("["):
-            items = [parser.parse_attribute()]
+            items = [_parse_foreign_attribute(parser)]
             while parser.parse_optional_punctuation(","):
-                items.append(parser.parse_attribute())
+                items.append(_parse_foreign_attribute(parser))
             parser.parse_punctuation("]")
             props["targets"] = ArrayAttr(items)
         attrs = parser.parse_optional_attr_dict_with_keyword()
