@@ -149,7 +149,7 @@ class LaunchOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchOp:
-        from xmux.dialects.gpu import _parse_attributions
+        from xmux.dialects.gpu_func import _parse_attributions
 
         is_async, deps = parse_async(parser)
         index = IndexType()
@@ -215,7 +215,7 @@ class LaunchOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        from xmux.dialects.gpu import _print_attributions
+        from xmux.dialects.gpu_func import _print_attributions
 
         print_async(printer, self.asyncToken, self.asyncDependencies)
         args = self.body.blocks[0].args
