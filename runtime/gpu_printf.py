@@ -54,7 +54,9 @@ def format_c(fmt: str, values: list[int | float]) -> str:
     return _SPEC.sub(one, fmt)
 
 
-def _callback(fid: int, n: int, *raw: int) -> None:
+def print_call(fid: int, n: int, *raw: int) -> None:
+    """One ``xmux_gpu_printf`` call (the JIT's callback; the interpreter calls it too)."""
+    raw = tuple((r + (1 << 63)) % (1 << 64) - (1 << 63) for r in raw)  # as signed 64-bit
     entry = FORMATS.get(fid)
     if entry is None:
         print(f"<gpu.printf: unknown format {fid}>", flush=True)
@@ -76,6 +78,6 @@ def install() -> None:
 
     if _installed:
         return
-    cb = PrintfFn(_callback)
+    cb = PrintfFn(print_call)
     _installed.append(cb)
     jit.register_symbol("xmux_gpu_printf", ctypes.cast(cb, ctypes.c_void_p).value)

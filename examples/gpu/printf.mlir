@@ -1,4 +1,5 @@
 // RUN: xmux-run %s --shared-libs=libmlir_runner_utils.so --entry-point-result=void -e main | filecheck %s
+// RUN: xmux-run --interpret %s | filecheck %s
 // gpu.printf from a kernel of one block of 2 threads, with an index, an i8 and an f32
 // argument: the output is C printf's, one line per thread in thread order. The RUN line
 // passes mlir-runner's options, which xmux-run accepts.

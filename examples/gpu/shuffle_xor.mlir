@@ -1,4 +1,5 @@
 // RUN: xmux-run %s | filecheck %s
+// RUN: xmux-run --interpret %s | filecheck %s
 // gpu.shuffle xor across a block of 13 threads with width 13: thread t reads thread t ^ 4;
 // threads 9..11 would read 13..15, outside the width: `valid` is false and they store -1.
 

@@ -1,4 +1,5 @@
 // RUN: xmux-run %s | filecheck %s
+// RUN: xmux-run --interpret %s | filecheck %s
 // A shared-memory tree reduction: each block of 16 threads copies 16 values into a
 // workgroup attribution, then halves the active range in an scf.while loop with a
 // gpu.barrier after every step; thread 0 writes the block's sum. x[i] = i mod 7 over

@@ -327,6 +327,13 @@ class HostFunctions(InterpreterFunctions):
         _print_memref("printMemrefI64", args[0])
         return ()
 
+    @impl_external("xmux_gpu_printf")
+    def gpu_printf(self, interp, op, args):  # gpu.printf / vector.print (convert-gpu-to-mux)
+        from xmux.runtime import gpu_printf
+
+        gpu_printf.print_call(*(int(a) for a in args))
+        return ()
+
 
 register_impls(HostFunctions)
 
