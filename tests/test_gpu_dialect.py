@@ -193,3 +193,17 @@ def test_dynamic_shared_memory_over_the_limit_is_refused(tmp_path):
          str(big)], capture_output=True, text=True, check=False)
     assert proc.returncode != 0
     assert "dynamic_shared_memory_size above 49152 bytes" in proc.stdout + proc.stderr
+
+
+def test_sub_group_size_from_the_pipeline():
+    """xmux.compile(sub_group_size=8): gpu subgroups are 8 work-items, not a warp of 32."""
+    n = 32
+    x = np.arange(n, dtype=np.float32)
+    out, c4, shf = (np.zeros(n, np.float32) for _ in range(3))
+    c2s2, ok = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    prog = xmux.compile(SUBGROUP, sub_group_size=8)
+    prog.kernel("sg")(x, out, c4, c2s2, shf, ok, global_size=(n,), local_size=(n,))
+    np.testing.assert_array_equal(out, np.repeat(x.reshape(-1, 8).sum(1), 8))
+    # shuffle down by 1 with width 7: lanes 0..5 of each sub-group of 8 read lane + 1
+    lane = np.arange(n) % 8
+    np.testing.assert_array_equal(ok, (lane + 1 < 7).astype(np.int32))

@@ -87,7 +87,8 @@ def cpu(
     runtime links in per value set; off, they are defined with their defaults (a module that
     runs as it is, what xmux-run needs).
     ``sub_group_size`` is the emulated sub-group size of kernels without
-    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
+    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``); upstream
+    gpu kernels using subgroups get it when above 1, else 32 (convert-gpu-to-mux).
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
     work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
     then use local sizes that are multiples of W in that dimension).
@@ -113,6 +114,8 @@ def cpu(
         "lower-spec-constants": {"mode": spec_constants},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
+        # upstream gpu kernels: a warp of 32 unless a size N > 1 is asked for
+        "convert-gpu-to-mux": {"sub_group_size": sub_group_size if sub_group_size > 1 else 32},
         "expand-oacc-reductions": {"target": oacc_target},
     }
     if checks is None:
