@@ -207,3 +207,34 @@ def test_sub_group_size_from_the_pipeline():
     # shuffle down by 1 with width 7: lanes 0..5 of each sub-group of 8 read lane + 1
     lane = np.arange(n) % 8
     np.testing.assert_array_equal(ok, (lane + 1 < 7).astype(np.int32))
+
+
+def test_printf_from_a_cached_object(tmp_path):
+    """The format travels in the module: a second process loading the disk cache prints it."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "p.py"
+    script.write_text(
+        "import numpy as np, xmux\n"
+        "src = '''gpu.module @k { gpu.func @p(%x: memref<?xi32>) kernel {\n"
+        "  %i = gpu.thread_id x\n"
+        "  %v = memref.load %x[%i] : memref<?xi32>\n"
+        "  %f = arith.sitofp %v : i32 to f32\n"
+        "  gpu.printf \"item %lld: %d %.1f\\\\n\", %i, %v, %f : index, i32, f32\n"
+        "  gpu.return } }'''\n"
+        "p = xmux.compile(src)\n"
+        "p.kernel('p')(np.array([5, -7, 9], np.int32), global_size=(3,), local_size=(3,))\n"
+        "from xmux.runtime import jit\n"
+        "import sys; print('disk_hits', jit.cache_stats['disk_hits'], file=sys.stderr)\n")
+    env = {**os.environ, "XMUX_CACHE_DIR": str(tmp_path / "cache"), "XMUX_CACHE": "1"}
+    want = "item 0: 5 5.0\nitem 1: -7 -7.0\nitem 2: 9 9.0\n"
+    for run in range(2):  # compiled, then loaded from the disk cache
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              env=env, check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == want
+        hits = int(proc.stderr.split("disk_hits")[1].split()[0])
+        assert (hits > 0) == (run == 1), proc.stderr
+    assert any((tmp_path / "cache").iterdir())

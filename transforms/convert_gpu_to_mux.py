@@ -503,7 +503,8 @@ _PRINTF = "xmux_gpu_printf"
 
 
 def _printf(op: gpu.PrintfOp) -> None:
-    """A call of the runtime's printer: (format id, count, 8 x 64-bit argument)."""
+    """A call of the runtime's printer: (format id, address of the module's format record,
+    count, 8 x 64-bit argument)."""
     from xdsl.dialects.builtin import Float64Type, i1, i64
 
     from xmux.runtime import gpu_printf
@@ -535,21 +536,42 @@ def _printf(op: gpu.PrintfOp) -> None:
             ops.append(c)
         words.append(c.results[0] if c is not None else a)
     fid = gpu_printf.register_format(op.format.data, kinds)
-    head = [arith.ConstantOp(IntegerAttr(fid, i64)), arith.ConstantOp(IntegerAttr(len(words), i64))]
+    top = op.parent_op()
+    while top is not None and not isinstance(top, ModuleOp):
+        top = top.parent_op()
+    assert top is not None
+    # the record "<kinds>\0<format>\0" lives in the module, so a cached object prints too
+    gname = f"__gpu_printf_{fid:08x}"
+    record = memref.GetGlobalOp(gname, _printf_record(top, gname, kinds, op.format.data))
+    ptr = memref.ExtractAlignedPointerAsIndexOp.get(record)
+    ptr64 = arith.IndexCastOp(ptr, i64)
+    head = [arith.ConstantOp(IntegerAttr(fid, i64)), record, ptr, ptr64,
+            arith.ConstantOp(IntegerAttr(len(words), i64))]
     zero = arith.ConstantOp(IntegerAttr(0, i64))
     ops += [*head, zero]
-    args = [head[0].result, head[1].result, *words,
+    args = [head[0].result, ptr64.result, head[4].result, *words,
             *([zero.result] * (gpu_printf.MAX_ARGS - len(words)))]
     ops.append(func.CallOp(_PRINTF, args, []))
     Rewriter.insert_op(ops, InsertPoint.before(op))
     Rewriter.erase_op(op)
-    top = ops[0].parent_op()  # the declaration goes to the top-level module once
-    while top is not None and not isinstance(top, ModuleOp):
-        top = top.parent_op()
-    if top is not None and not any(isinstance(o, func.FuncOp) and o.sym_name.data == _PRINTF
-                                   for o in top.body.block.ops):
-        decl = func.FuncOp.external(_PRINTF, [i64] * (2 + gpu_printf.MAX_ARGS), [])
+    if not any(isinstance(o, func.FuncOp) and o.sym_name.data == _PRINTF
+               for o in top.body.block.ops):
+        decl = func.FuncOp.external(_PRINTF, [i64] * (3 + gpu_printf.MAX_ARGS), [])
         top.body.block.add_op(decl)
+
+
+def _printf_record(top: ModuleOp, name: str, kinds: str, fmt: str) -> MemRefType:
+    """The module's constant ``memref<N x i8>`` @name holding kinds\0format\0 (once)."""
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i8
+
+    data = [b - 256 if b > 127 else b for b in (kinds + "\0" + fmt + "\0").encode()]
+    t = MemRefType(i8, [len(data)])
+    if not any(isinstance(o, memref.GlobalOp) and o.sym_name.data == name
+               for o in top.body.block.ops):
+        init = DenseIntOrFPElementsAttr.from_list(TensorType(i8, [len(data)]), data)
+        top.body.block.add_op(memref.GlobalOp.get(StringAttr(name), t, init,
+                                                  StringAttr("private"), UnitAttr()))
+    return t
 
 
 #: Bytes of dynamic workgroup memory every kernel using gpu.dynamic_shared_memory gets
