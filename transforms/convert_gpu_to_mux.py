@@ -449,6 +449,9 @@ class ConvertGpuToMux(ModulePass):
 
     def _replace_async(self, op: Operation, new: list[Operation], values: list[SSAValue]
                        ) -> None:
+        """Replace ``op`` by ``new`` (its non-token results by ``values``); its async token
+        vanishes. Ops are converted in reverse order, so the token's gpu users are gone;
+        any other user is an error."""
         token = getattr(op, "asyncToken", None)
         if token is not None:
             for use in list(token.uses):
@@ -456,11 +459,9 @@ class ConvertGpuToMux(ModulePass):
                     raise NotSupportedError(
                         f"'{op.name}'{_where(op)}: its async token is used by "
                         f"'{use.operation.name}' (tokens may only feed gpu ops)")
-            # users (gpu ops, converted earlier: reverse order) no longer exist
         if new:
             Rewriter.insert_op(new, InsertPoint.before(op))
-        results = [*values, *([] if token is None else [])]
-        for old, v in zip([r for r in op.results if r is not token], results, strict=True):
+        for old, v in zip([r for r in op.results if r is not token], values, strict=True):
             old.replace_all_uses_with(v)
         Rewriter.erase_op(op, safe_erase=False)
 
