@@ -238,3 +238,31 @@ def test_printf_from_a_cached_object(tmp_path):
         hits = int(proc.stderr.split("disk_hits")[1].split()[0])
         assert (hits > 0) == (run == 1), proc.stderr
     assert any((tmp_path / "cache").iterdir())
+
+
+NAN_REDUCE = """
+gpu.module @k {
+  gpu.func @m(%x: memref<?xf32>, %a: memref<?xf32>, %b: memref<?xf32>) kernel {
+    %i = gpu.global_id x
+    %v = memref.load %x[%i] : memref<?xf32>
+    %r = gpu.all_reduce maximumf %v {} : (f32) -> f32
+    %s = gpu.subgroup_reduce minimumf %v : (f32) -> f32
+    memref.store %r, %a[%i] : memref<?xf32>
+    memref.store %s, %b[%i] : memref<?xf32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_maximumf_minimumf_propagate_nan():
+    """maximumf / minimumf: a NaN in the group makes the result NaN (maxnumf would drop it)."""
+    n = 64
+    x = np.arange(n, dtype=np.float32)
+    x[40] = np.nan  # second block of 32 (and second subgroup)
+    a, b = np.zeros(n, np.float32), np.zeros(n, np.float32)
+    xmux.compile(NAN_REDUCE).kernel("m")(x, a, b, global_size=(n,), local_size=(32,))
+    np.testing.assert_array_equal(a[:32], 31.0)
+    assert np.isnan(a[32:]).all()
+    np.testing.assert_array_equal(b[:32], 0.0)
+    assert np.isnan(b[32:]).all()

@@ -22,7 +22,9 @@ gpu.lane_id / subgroup_id          mux.get_sub_group_local_id / get_sub_group_id
 gpu.subgroup_size / num_subgroups  mux.get_max_sub_group_size / get_num_sub_groups
 gpu.barrier                        mux.work_group_barrier work_group, <acq_rel, ...>
 gpu.all_reduce KIND                mux.work_group_reduce (add -> add or fadd by type,
-                                   minsi -> smin, maxnumf/maximumf -> fmax, ...)
+                                   minsi -> smin, maxnumf/maximumf -> fmax, ...;
+                                   minimumf/maximumf: NaN if any value is NaN, through
+                                   mux.work_group_any)
 gpu.all_reduce region              the same when the region is one combining arith op
                                    (addi, xori, maxsi, ...) of its two arguments; else
                                    acc = v(0), acc = region(acc, v(k)) for k = 1 .. L-1
@@ -172,6 +174,10 @@ def _reduce_scalar(op: gpu.SubgroupReduceOp, v: SSAValue, new: list[Operation]) 
     if op.cluster is None:
         red = mux.SubGroupReduceOp(k, v)
         new.append(red)
+        if kind in (K.MINIMUMF, K.MAXIMUMF):
+            extra = _nan_propagating(v, red.result, mux.SubGroupAnyOp)
+            new += extra
+            return extra[-1].results[0]
         return red.result
     size, stride = op.cluster
     acc = v
@@ -184,6 +190,17 @@ def _reduce_scalar(op: gpu.SubgroupReduceOp, v: SSAValue, new: list[Operation]) 
         acc = comb.results[0]
         dist *= 2
     return acc
+
+
+def _nan_propagating(v: SSAValue, reduced: SSAValue, any_op: type) -> list[Operation]:
+    """minimumf / maximumf: the fmin / fmax reduction, or NaN when any value is NaN."""
+    from xdsl.dialects.builtin import FloatAttr
+
+    is_nan = arith.CmpfOp(v, v, "uno")
+    anyn = any_op(is_nan)
+    nan = arith.ConstantOp(FloatAttr(float("nan"), v.type))
+    sel = arith.SelectOp(anyn, nan, reduced)
+    return [is_nan, anyn, nan, sel]
 
 
 def _region_all_reduce(op: gpu.AllReduceOp) -> None:
@@ -364,7 +381,12 @@ class ConvertGpuToMux(ModulePass):
                 _region_all_reduce(op)
                 return
             k = _mux_kind(op, kind, op.value.type)
-            Rewriter.replace_op(op, mux.WorkGroupReduceOp(k, op.value))
+            red = mux.WorkGroupReduceOp(k, op.value)
+            if kind in (K.MINIMUMF, K.MAXIMUMF):  # NaN anywhere -> NaN (fmin/fmax drop it)
+                Rewriter.replace_op(op, [red, *_nan_propagating(op.value, red.result,
+                                                                mux.WorkGroupAnyOp)])
+            else:
+                Rewriter.replace_op(op, red)
         elif isinstance(op, gpu.SubgroupReduceOp):
             self._subgroup_reduce(op)
         elif isinstance(op, gpu.ShuffleOp):
