@@ -23,7 +23,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck examples/gpu
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q tests
 
 fuzz: $(STAMP)

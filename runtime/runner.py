@@ -59,6 +59,9 @@ def install_runtime_symbols() -> None:
     )
     for sym, cb in _installed.items():
         jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+    from xmux.runtime import gpu_printf
+
+    gpu_printf.install()  # gpu.printf in upstream gpu kernels (convert-gpu-to-mux)
 
 
 class HostProgram:
@@ -71,28 +74,35 @@ class HostProgram:
         threads: int | None = None,
         oacc_target: str = "cpu",
         checks: bool = False,
+        entry: str = "main",
     ) -> None:
         from xmux import api, pipelines
         from xmux.dialects import attrs
         from xmux.runtime import jit
 
+        self.entry = entry
         self.threads = threads or launch.default_threads()
         self.errors: list[BaseException] = []
         self.launch_times: list[tuple[str, float]] = []
         module = api.parse(text, name)
         main = next(
             (op for op in module.ops
-             if getattr(op, "sym_name", None) is not None and op.sym_name.data == "main"),
+             if getattr(op, "sym_name", None) is not None and op.sym_name.data == entry),
             None,
         )
         if main is None:
-            raise XmuxError(f"{name}: no host function @main to run")
+            raise XmuxError(f"{name}: no host function @{entry} to run")
         inputs = getattr(getattr(main, "function_type", None), "inputs", None)
         if inputs is not None and inputs.data:
             types = ", ".join(str(t) for t in inputs.data)
             raise XmuxError(
-                f"{name}: @main takes arguments ({types}); xmux-run calls @main() with none"
+                f"{name}: @{entry} takes arguments ({types}); xmux-run calls @{entry}() with none"
             )
+        outputs = getattr(getattr(main, "function_type", None), "outputs", None)
+        if outputs is not None and outputs.data:
+            types = ", ".join(str(t) for t in outputs.data)
+            raise XmuxError(f"{name}: @{entry} returns {types}; xmux-run runs a void entry "
+                            "(--entry-point-result=void)")
         t0 = time.perf_counter()
         if oacc_target not in pipelines.OACC_TARGETS:
             raise XmuxError(
@@ -146,7 +156,7 @@ class HostProgram:
 
     def run_main(self) -> None:
         global _current
-        main = ctypes.CFUNCTYPE(None)(self.jit.address("main"))
+        main = ctypes.CFUNCTYPE(None)(self.jit.address(self.entry))
         _current, previous = self, _current
         try:
             main()
@@ -176,6 +186,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the checking mode: bounds and division checks reported with the kernel, op "
         "and work-item (also XMUX_CHECKS=1)",
     )
+    # mlir-runner's options, so `mlir-runner ... | FileCheck` lines run as they are
+    ap.add_argument("-e", "--entry-point", default="main", help="host function to run (main)")
+    ap.add_argument(
+        "--entry-point-result",
+        choices=("void",),
+        default="void",
+        help="result type of the entry function (void, as mlir-runner's)",
+    )
+    ap.add_argument(
+        "--shared-libs",
+        action="append",
+        default=[],
+        help="accepted and ignored: the runner and GPU runtimes are built in",
+    )
     args = ap.parse_args(argv)
     try:
         from xmux.api import read_source_file
@@ -185,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         checks = args.checks or env.flag("XMUX_CHECKS", False)
         prog = HostProgram(
-            read_source_file(path), str(path), args.threads, args.oacc_target, checks
+            read_source_file(path), str(path), args.threads, args.oacc_target, checks,
+            args.entry_point,
         )
         t0 = time.perf_counter()
         prog.run_main()

@@ -20,6 +20,11 @@ class XmuxOptMain(xDSLOptMain):
 
     version_format = "xmux-opt built on xdsl {xdsl_version}"
 
+    def register_all_dialects(self) -> None:
+        from xmux.registry import register_dialects
+
+        register_dialects(self.ctx)  # upstream-syntax gpu / memref in place of xDSL's
+
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.add_argument(

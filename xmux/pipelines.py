@@ -19,6 +19,8 @@ from xmux.runtime import env
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "gpu-launch-outlining",  # upstream gpu.launch -> gpu.func + gpu.launch_func (no-op without)
+    "convert-gpu-to-mux",  # upstream gpu kernels / launches -> mux (no-op without gpu ops)
     "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
@@ -47,7 +49,8 @@ OACC_TARGETS = ("cpu", "host")
 #: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
 #: the kernels).
 METADATA_PASSES = frozenset(
-    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc"}
+    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc",
+     "gpu-launch-outlining", "convert-gpu-to-mux"}
 )
 
 
@@ -87,7 +90,8 @@ def cpu(
     form: ``"dpcpp"`` (sycl-post-link's property sets) or ``"gaps"`` (a padding descriptor per
     gap, in both modes).
     ``sub_group_size`` is the emulated sub-group size of kernels without
-    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``).
+    ``mux.reqd_sub_group_size`` (lower-sub-group-collectives' ``sub-group-size``); upstream
+    gpu kernels using subgroups get it when above 1, else 32 (convert-gpu-to-mux).
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
     work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
     then use local sizes that are multiples of W in that dimension).
@@ -113,6 +117,8 @@ def cpu(
         "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
+        # upstream gpu kernels: a warp of 32 unless a size N > 1 is asked for
+        "convert-gpu-to-mux": {"sub_group_size": sub_group_size if sub_group_size > 1 else 32},
         "expand-oacc-reductions": {"target": oacc_target},
     }
     if checks is None:

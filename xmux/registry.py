@@ -18,6 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
+import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
@@ -25,6 +26,12 @@ _DIALECTS: dict[str, str] = {
     "llvmx": "xmux.lowering.llvmx:LLVMX",
     "spec": "xmux.dialects.spec:Spec",
     "oacc": "xmux.dialects.oacc:OACC",
+}
+
+#: xDSL dialects that xmux replaces by wider ones of the same name (upstream syntax xDSL 0.74
+#: parses only in the generic form): registered in place of xDSL's in ``make_context``.
+_OVERRIDES: dict[str, str] = {
+    "gpu": "xmux.dialects.gpu:GPU",
 }
 
 _PASS_PACKAGES = ("xmux.transforms", "xmux.lowering")
@@ -73,11 +80,18 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: (lambda c=cls: c) for name, cls in _discover_passes().items()}
 
 
-def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with xDSL's dialects and xmux's dialects registered (lazily)."""
+def register_dialects(ctx: Context) -> None:
+    """Register (lazily) xDSL's and xmux's dialects, xmux's overrides in place of xDSL's."""
     from xdsl.universe import Universe
 
-    ctx = Context(allow_unregistered=allow_unregistered)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
+    factories = dict(Universe.get_multiverse().all_dialects)
+    factories.update({name: (lambda p=path: _load(p)) for name, path in _OVERRIDES.items()})
+    for name, factory in factories.items():
         ctx.register_dialect(name, factory)
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with xDSL's dialects and xmux's dialects registered (lazily)."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    register_dialects(ctx)
     return ctx

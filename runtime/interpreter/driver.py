@@ -31,7 +31,13 @@ from xmux.runtime.interpreter.core import Shared, XInterpreter, _Impls
 from xmux.runtime.interpreter.values import from_python
 from xmux.runtime.interpreter.workgroup import Launch
 
-FRONT_END_PASSES = ("convert-acc-to-oacc", "transfer-kernel-metadata", "expand-oacc-reductions")
+FRONT_END_PASSES = (
+    "gpu-launch-outlining",  # upstream gpu programs (no-ops without gpu ops)
+    "convert-gpu-to-mux",
+    "convert-acc-to-oacc",
+    "transfer-kernel-metadata",
+    "expand-oacc-reductions",
+)
 
 
 def make_impls() -> _Impls:
@@ -319,6 +325,13 @@ class HostFunctions(InterpreterFunctions):
     @impl_external("printMemrefI64")
     def print_i64(self, interp, op, args):
         _print_memref("printMemrefI64", args[0])
+        return ()
+
+    @impl_external("xmux_gpu_printf")
+    def gpu_printf(self, interp, op, args):  # gpu.printf / vector.print (convert-gpu-to-mux)
+        from xmux.runtime import gpu_printf
+
+        gpu_printf.print_call(*(int(a) for a in args))
         return ()
 
 
