@@ -7,7 +7,9 @@ or Haswell, for a loop that AVX-512 hosts compile): an assertion is ``abort()``,
 return bytes or text) in a child made by ``fork`` — the child inherits the parsed state, so
 nothing is set up again — and hands its result or exception back through a pipe; a child
 killed by a signal raises ``LLVMAborted`` with the last lines LLVM printed. The caller
-(``jit.compile_ir``) then retries with a safer setting.
+(``jit.compile_ir``) then retries with a safer setting. A child that uses more CPU time than
+its budget (``ChildTooSlow``: LLVM's O3 is far from linear on some IR) is killed likewise, and
+one that stops using CPU before it answers (``ChildStuck``) is built in the process.
 
 A fork costs a few milliseconds against LLVM's O3 (~100 ms per kernel module).
 ``XMUX_LLVM_IN_PROCESS=1`` runs LLVM in the process instead (for debuggers and profilers).
@@ -62,6 +64,16 @@ def _reason(stderr: str) -> str:
     return where + what
 
 
+class ChildTooSlow(Exception):
+    """The child used more CPU time than its budget without answering: LLVM's O3 grows far
+    faster than linearly on some IR (full unrolling of nested constant-trip loops with
+    constant data ran for minutes on a 320-iteration host-target OpenACC nest)."""
+
+    def __init__(self, budget_s: float) -> None:
+        super().__init__(f"LLVM used more than {budget_s:.0f} s of CPU time")
+        self.budget_s = budget_s
+
+
 class ChildStuck(Exception):
     """The child stopped using CPU before it answered: a lock another thread of this
     process held when it forked (inside LLVM, say) is held for ever in the child."""
@@ -80,13 +92,16 @@ def _cpu_ticks(pid: int) -> int | None:
         return None
 
 
-def _read_watching(fd: int, pid: int) -> list[bytes]:
+def _read_watching(fd: int, pid: int, budget_s: float | None = None) -> list[bytes]:
     """Everything the child writes to ``fd`` until it closes it; ``ChildStuck`` when the
-    child uses no CPU for ``STUCK_AFTER_S`` seconds meanwhile."""
+    child uses no CPU for ``STUCK_AFTER_S`` seconds meanwhile, ``ChildTooSlow`` when it has
+    used more than ``budget_s`` seconds of CPU time."""
     import select
 
     chunks: list[bytes] = []
     last, idle = _cpu_ticks(pid), 0.0
+    start = last
+    ticks_per_s = os.sysconf("SC_CLK_TCK")
     try:
         while True:
             ready, _, _ = select.select([fd], [], [], 0.5)
@@ -98,6 +113,9 @@ def _read_watching(fd: int, pid: int) -> list[bytes]:
                 idle = 0.0
                 continue
             now = _cpu_ticks(pid)
+            if (budget_s is not None and now is not None and start is not None
+                    and now - start > budget_s * ticks_per_s):
+                raise ChildTooSlow(budget_s)
             if now is None or now != last:
                 last, idle = now, 0.0
             else:
@@ -121,8 +139,9 @@ def in_forked_child() -> bool:
     return _IN_CHILD
 
 
-def run_forked(fn: Callable[[], T]) -> T:
-    """``fn()`` in a forked child (see the module docstring); its stderr is replayed here."""
+def run_forked(fn: Callable[[], T], budget_s: float | None = None) -> T:
+    """``fn()`` in a forked child (see the module docstring); its stderr is replayed here.
+    ``budget_s``: the child's CPU time limit (``ChildTooSlow``; in-process: none)."""
     if in_process():
         return fn()
     read_end, write_end = os.pipe()
@@ -153,8 +172,8 @@ def run_forked(fn: Callable[[], T]) -> T:
                 os._exit(status)
         os.close(write_end)
         try:
-            chunks = _read_watching(read_end, pid)
-        except ChildStuck:
+            chunks = _read_watching(read_end, pid, budget_s)
+        except (ChildStuck, ChildTooSlow):
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             raise

@@ -36,6 +36,7 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -44,7 +45,13 @@ import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
 from xmux.runtime import env
-from xmux.runtime.contained import ChildStuck, LLVMAborted, in_forked_child, run_forked
+from xmux.runtime.contained import (
+    ChildStuck,
+    ChildTooSlow,
+    LLVMAborted,
+    in_forked_child,
+    run_forked,
+)
 
 T = TypeVar("T")
 
@@ -242,14 +249,27 @@ def _parse_linked(ir_text: str, link: Sequence[str] = ()) -> llvm.ModuleRef:
     return mod
 
 
+@dataclass(frozen=True)
+class Settings:
+    """What the O3 pipeline runs: all of it, or the safer setting of a retry."""
+
+    vectorize: bool = True  # the loop vectorizer (its assertions abort on some CPUs)
+    unroll: bool = True  # loop unrolling (full unrolling of nested constant loops blows up)
+
+
+O3 = Settings()
+NO_VECTORIZER = Settings(vectorize=False)
+NO_UNROLLING = Settings(unroll=False)
+
+
 def _optimize(
-    mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None, vectorize: bool = True
+    mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None, settings: Settings = O3
 ) -> None:
     t = _target()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
-    pto.loop_vectorization = vectorize
+    pto.loop_vectorization = settings.vectorize
     pto.slp_vectorization = True
-    pto.loop_unrolling = True
+    pto.loop_unrolling = settings.unroll
     pb = llvm.create_pass_builder(machine or t.machine, pto)
     pb.getModulePassManager().run(mod, pb)
 
@@ -285,33 +305,48 @@ def _kernel_names(kernel_infos_json: str) -> str:
     return ", ".join(f"@{n}" for n in names) or "a module without kernels"
 
 
-def _contained(work: Callable[[bool], T], what: str) -> T:
-    """``work(vectorize)`` in a forked child (``runtime/contained.py``); when LLVM aborts,
-    again with the loop vectorizer off (the pass whose assertions abort on some CPUs), with a
-    warning naming ``what``; an error naming it when that aborts too."""
+#: CPU seconds the O3 child may use before it is stopped and the module built again without
+#: loop unrolling: a base plus a share per byte of IR (a 97k-op module takes ~70 s)
+BUDGET_BASE_S = 60.0
+BUDGET_PER_MB_S = 60.0
+
+
+def _budget(size: int) -> float:
+    return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1e6
+
+
+def _contained(work: Callable[[Settings], T], what: str, size: int) -> T:
+    """``work(settings)`` in a forked child (``runtime/contained.py``) for IR of ``size``
+    bytes. When LLVM aborts, again with the loop vectorizer off (the pass whose assertions
+    abort on some CPUs); when it runs over its CPU budget (``_budget``), again without loop
+    unrolling; each with a warning naming ``what``, an error naming it when the retry fails
+    too."""
     try:
-        return run_forked(lambda: work(True))
+        return run_forked(lambda: work(O3), _budget(size))
     except ChildStuck:  # the fork inherited a lock held for ever: build here instead
-        return work(True)
+        return work(O3)
     except LLVMAborted as e:
-        warnings.warn(
-            f"xmux: {e}, compiling {what}; compiled again with LLVM's loop vectorizer off",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        reason, retry, setting = str(e), NO_VECTORIZER, "LLVM's loop vectorizer off"
+    except ChildTooSlow as e:
+        reason, retry, setting = str(e), NO_UNROLLING, "LLVM's loop unrolling off"
+    warnings.warn(
+        f"xmux: {reason}, compiling {what}; compiled again with {setting}",
+        RuntimeWarning,
+        stacklevel=3,
+    )
     try:
-        return run_forked(lambda: work(False))
-    except LLVMAborted as e:
-        raise XmuxError(f"compiling {what}: {e} (also with the loop vectorizer off)") from None
+        return run_forked(lambda: work(retry), _budget(size))
+    except (LLVMAborted, ChildTooSlow) as e:
+        raise XmuxError(f"compiling {what}: {e} (also with {setting})") from None
 
 
 def _parse_and_optimize(
-    ir_text: str, vectorize: bool = True, machine: llvm.TargetMachine | None = None,
+    ir_text: str, settings: Settings = O3, machine: llvm.TargetMachine | None = None,
     link: Sequence[str] = (),
 ) -> llvm.ModuleRef:
     with _lock:
         mod = _parse_linked(ir_text, link)
-        _optimize(mod, machine, vectorize=vectorize)
+        _optimize(mod, machine, settings)
         return mod
 
 
@@ -327,7 +362,8 @@ def optimized_ir(ir_text: str, what: str = "LLVM IR", cpu: str | None = None,
     CPU, or the CPU model ``cpu`` (tests that depend on vector widths name one); ``link`` as
     for ``compile_ir``."""
     machine = _cpu_machine(cpu) if cpu is not None else None
-    return _contained(lambda v: str(_parse_and_optimize(ir_text, v, machine, link)), what)
+    return _contained(lambda s: str(_parse_and_optimize(ir_text, s, machine, link)), what,
+                      len(ir_text))
 
 
 def object_code(ir_text: str, cpu: str, what: str = "LLVM IR") -> bytes:
@@ -337,23 +373,23 @@ def object_code(ir_text: str, cpu: str, what: str = "LLVM IR") -> bytes:
     any of them fails a test rather than a user's process."""
     machine = _cpu_machine(cpu)
 
-    def work(vectorize: bool) -> bytes:
+    def work(settings: Settings) -> bytes:
         with _lock:
             mod = _parse(ir_text)
-            _optimize(mod, machine, vectorize)
+            _optimize(mod, machine, settings)
             return machine.emit_object(mod)
 
-    return _contained(work, what)
+    return _contained(work, what, len(ir_text))
 
 
 def assembly(ir_text: str) -> str:
     """Host assembly of the optimized IR (for tests and debugging)."""
 
-    def work(vectorize: bool) -> str:
+    def work(settings: Settings) -> str:
         with _lock:
-            return _target().machine.emit_assembly(_parse_and_optimize(ir_text, vectorize))
+            return _target().machine.emit_assembly(_parse_and_optimize(ir_text, settings))
 
-    return _contained(work, "LLVM IR")
+    return _contained(work, "LLVM IR", len(ir_text))
 
 
 def _externals(mod: llvm.ModuleRef) -> list[str]:
@@ -582,14 +618,15 @@ def compile_ir(
         if hit is not None:
             return hit
 
-        def build(vectorize: bool) -> tuple[bytes, list[str], list[str]]:
+        def build(settings: Settings) -> tuple[bytes, list[str], list[str]]:
             mod = _parse_linked(ir_text, link)
-            _optimize(mod, machine, vectorize)
+            _optimize(mod, machine, settings)
             _limit_huge_codegen(mod)
             # after O3: dead declarations are gone, libcalls added
             return machine.emit_object(mod), _externals(mod), _exports(mod)
 
-        obj, externals, exports = _contained(build, _kernel_names(kernel_infos_json))
+        obj, externals, exports = _contained(
+            build, _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)))
         _check_externals(externals)
         record = {
             "fingerprint": target_fingerprint(),

@@ -53,20 +53,59 @@ def test_every_kernel_builds_for_the_cpu_model(llvm_ir, cpu):
 
 
 def test_an_abort_is_contained_and_retried_without_the_vectorizer():
-    def work(vectorize: bool) -> str:
-        if vectorize:
+    def work(settings: jit.Settings) -> str:
+        if settings.vectorize:
             os.abort()
         return "built"
 
     with pytest.warns(RuntimeWarning, match=r"LLVM aborted \(SIGABRT\).*@k; compiled again"):
-        assert jit._contained(work, "@k") == "built"
+        assert jit._contained(work, "@k", 100) == "built"
 
 
 def test_an_abort_without_the_vectorizer_too_is_an_error_naming_the_kernel():
     with pytest.warns(RuntimeWarning), pytest.raises(
-        XmuxError, match=r"compiling @k: LLVM aborted \(SIGABRT\).*also with the loop"
+        XmuxError, match=r"compiling @k: LLVM aborted \(SIGABRT\).*also with LLVM.s loop vectorizer"
     ):
-        jit._contained(lambda v: os.abort(), "@k")
+        jit._contained(lambda s: os.abort(), "@k", 100)
+
+
+def _spin() -> None:
+    while True:
+        pass
+
+
+def test_a_compile_over_its_cpu_budget_is_retried_without_unrolling(monkeypatch):
+    """A child that runs past its CPU budget is stopped (O3's full unrolling ran for minutes
+    on some nests) and the module built again with loop unrolling off."""
+    monkeypatch.setattr(jit, "BUDGET_BASE_S", 1.0)
+
+    def work(settings: jit.Settings) -> str:
+        if settings.unroll:
+            _spin()
+        return "built"
+
+    with pytest.warns(RuntimeWarning, match=r"more than 1 s of CPU.*@k; compiled again with "
+                      r"LLVM's loop unrolling off"):
+        assert jit._contained(work, "@k", 100) == "built"
+    with pytest.warns(RuntimeWarning), pytest.raises(
+        XmuxError, match=r"compiling @k: LLVM used more than 1 s.*also with LLVM's loop unroll"
+    ):
+        jit._contained(lambda s: _spin(), "@k", 100)
+
+
+def test_the_host_target_nest_that_ran_o3_for_minutes_compiles(monkeypatch, capfd):
+    """acc fuzz seed 51 (tests/fuzz/regressions/acc_seed51_host_hang.mlir): on the host
+    target, an 8 x 8 x 5 gang > worker > vector f32 min nest over constant data kept LLVM's
+    O3 (full unrolling) busy for minutes; it runs now, within the budget and a retry."""
+    monkeypatch.setattr(jit, "BUDGET_BASE_S", 2.0)
+    path = ROOT / "tests" / "fuzz" / "regressions" / "acc_seed51_host_hang.mlir"
+    with pytest.warns(RuntimeWarning, match="loop unrolling off"):
+        HostProgram(path.read_text(), oacc_target="host").run_main()
+    printed = int(capfd.readouterr().out.split("data =")[1].strip(" \n[]"))
+    text = path.read_text()
+    data = [float(v) for v in text.split("dense<[")[1].split("]")[0].split(",")]
+    expected = np.float32(min([*data, 5.0]))  # min over the data and the copy's initial 5.0
+    assert printed == int(expected.view(np.uint32))
 
 
 def test_exceptions_and_values_cross_the_fork():
