@@ -30,6 +30,24 @@ def test_acc_fuzz_slice(seed: int) -> None:
     assert not bad, acc_gen.describe(p) + "\n" + "\n".join(bad)
 
 
+#: seeds with issue 21's shapes (--modes --levelless): single-mode updates, a loop with no
+#: level clause (GCC's automatic gang vector) and a seq loop
+MODE_SEEDS = [3, 17]
+
+
+@pytest.mark.parametrize("seed", MODE_SEEDS)
+def test_acc_fuzz_slice_modes_and_levelless_loops(seed: int) -> None:
+    p = acc_gen.generate(seed, modes=True, levelless=True)
+    bad = acc_harness.compare(p)
+    assert not bad, acc_gen.describe(p) + "\n" + "\n".join(bad)
+
+
+def test_mode_slice_covers_the_shapes() -> None:
+    seen = {(c.shape, c.levels) for s in MODE_SEEDS
+            for c in acc_gen.generate(s, modes=True, levelless=True).constructs}
+    assert {("single", ""), ("flat", ""), ("flat", "seq")} <= seen, seen
+
+
 def test_slice_covers_the_shapes() -> None:
     shapes = {c.shape for s in SEEDS for c in acc_gen.generate(s).constructs}
     assert shapes == {"flat", "rows", "nest3", "par", "elem"}, shapes
@@ -48,6 +66,17 @@ def test_model_counts_gang_redundant_loops() -> None:
     p = acc_gen.Program(0, [flat, gang, par])
     assert [int(v) for v in acc_gen.expected(p, "cpu")] == [5 + 3 * 45, 5 + 45, 5 + 21 + 45]
     assert [int(v) for v in acc_gen.expected(p, "host")] == [5 + 45, 5 + 45, 5 + 7 + 45]
+
+
+def test_model_counts_level_less_loops_as_gcc_assigns_them() -> None:
+    """A lone loop with no level clause is gang vector (GCC's automatic levels): once; a seq
+    loop runs in every gang."""
+    data = np.arange(10, dtype=np.int32)
+    red = acc_gen.Red("add", "i32", 5, data)
+    auto = acc_gen.Construct("flat", ng=3, nw=2, vl=4, levels="", n=10, reds=[red])
+    seq = acc_gen.Construct("flat", ng=3, nw=2, vl=4, levels="seq", n=10, reds=[red])
+    p = acc_gen.Program(0, [auto, seq])
+    assert [int(v) for v in acc_gen.expected(p, "cpu")] == [5 + 45, 5 + 3 * 45]
 
 
 def _size(p: acc_gen.Program) -> int:

@@ -18,8 +18,9 @@ reduction result is independent of the combination order and compares bit for bi
 - with ``modes=True`` (single-mode side effects, issue 21's execution modes): ``single``, a
   gang loop whose body does ``out[row] += x[row]`` and, in a worker loop, ``out2[...] += 1``
   (each must happen once: GCC neuters the inner levels);
-- with ``levelless=True``: ``flat`` loops with no level clause or ``seq`` (each iteration
-  must count once per gang).
+- with ``levelless=True``: ``flat`` loops with no level clause (GCC's automatic levels make
+  a lone loop ``gang vector``: each iteration counts once) or ``seq`` (sequential in
+  gang-redundant mode: once per gang).
 
 Loops that are not gang-partitioned run in every gang (gang-redundant mode), so their
 reductions of copy variables contribute once per gang, as the cpu target runs them; the host
@@ -176,7 +177,10 @@ def expected(p: Program, target: str) -> list[np.ndarray]:
     for c in p.constructs:
         g = c.gangs(target)
         if c.shape == "flat":
-            reps = 1 if "gang" in c.levels.split() else g
+            # a lone loop with no level clause gets GCC's automatic levels, gang vector
+            # (transforms/openacc/auto_levels.py); seq and worker / vector loops run in
+            # every gang
+            reps = 1 if "gang" in c.levels.split() or not c.levels else g
             out += [np.asarray(_repeat(r, r.data, reps)) for r in c.reds]
         elif c.shape == "rows":
             for r in c.reds:
