@@ -24,7 +24,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck examples/gpu
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q tests
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q -n 2 tests
 
 fuzz: $(STAMP)
 	XMUX_CACHE=0 XMUX_CHECK_PLAN=1 $(BIN)/python -m tests.fuzz.harness campaign --n $(N) --seed $(SEED) $(FUZZFLAGS) \
