@@ -70,8 +70,17 @@ class ConvertToLLVMPass(ModulePass):
 
     name = "convert-to-llvm"
 
+    #: ``cpu`` (work-group local memory was replaced before) or ``nvptx`` (memory space 3 is
+    #: the GPU's shared memory: address-space-3 globals reached through generic pointers)
+    target: str = "cpu"
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        mod = ModuleLowerer(op, all_handlers())
+        if self.target not in ("cpu", "nvptx"):
+            raise NotSupportedError(
+                f"convert-to-llvm: target must be cpu or nvptx, got '{self.target}'"
+            )
+        shared = self.target == "nvptx"
+        mod = ModuleLowerer(op, all_handlers(), shared_memory=shared)
         replacements = []
         for top in list(op.ops):
             if isinstance(top, func.FuncOp):
@@ -81,7 +90,7 @@ class ConvertToLLVMPass(ModulePass):
                 if new is not top:
                     replacements.append((top, new))
             elif isinstance(top, memref.GlobalOp):
-                replacements.append((top, lower_global(top)))
+                replacements.append((top, lower_global(top, shared)))
             elif op_name(top).startswith(("llvm.", "llvmx.")):
                 continue
             else:

@@ -346,6 +346,9 @@ class _FunctionEmitter:
     def fptoui(self, op: llvmx.FPToUIOp, b: ir.IRBuilder) -> None:
         self.val_map[op.res] = b.fptoui(self.v(op.arg), convert_type(op.res.type))
 
+    def addrspacecast(self, op: llvmx.AddrSpaceCastOp, b: ir.IRBuilder) -> None:
+        self.val_map[op.res] = b.addrspacecast(self.v(op.arg), convert_type(op.res.type))
+
     def extractelement(self, op: llvmx.ExtractElementOp, b: ir.IRBuilder) -> None:
         self.val_map[op.res] = b.extract_element(self.v(op.vector), self.v(op.position))
 
@@ -455,6 +458,7 @@ _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Any, ir.IRBuilder],
     llvmx.FPToSIOp: _FunctionEmitter.fptosi,
     llvmx.FPToUIOp: _FunctionEmitter.fptoui,
     llvmx.ExtractElementOp: _FunctionEmitter.extractelement,
+    llvmx.AddrSpaceCastOp: _FunctionEmitter.addrspacecast,
     llvm.LoadOp: _FunctionEmitter.load,
     llvm.StoreOp: _FunctionEmitter.store,
     llvm.CallIntrinsicOp: _FunctionEmitter.call_intrinsic,
@@ -684,6 +688,8 @@ def _define_global(op: llvm.GlobalOp, gvar: ir.GlobalVariable, module: ir.Module
             init = _eval_initializer(op, module)
         elif op.linkage.linkage.data in ("external", "extern_weak"):
             return  # a declaration
+        elif op.addr_space.value.data == 3:  # GPU shared memory has no initial value
+            init = ir.Constant(gvar.value_type, ir.Undefined)
         else:
             init = ir.Constant(gvar.value_type, None)  # zero rather than undef: predictable
     except (LLVMTranslationException, KeyError, TypeError, ValueError) as e:
@@ -694,6 +700,9 @@ def _define_global(op: llvm.GlobalOp, gvar: ir.GlobalVariable, module: ir.Module
 # ---------------------------------------------------------------------------------------
 # Functions
 # ---------------------------------------------------------------------------------------
+
+#: The unit attribute marking an NVPTX kernel (upstream MLIR's name): ``ptx_kernel`` entry.
+NVVM_KERNEL = "nvvm.kernel"
 
 _FUNC_FLAGS = {"no_inline": "noinline", "no_unwind": "nounwind", "optimize_none": "optnone"}
 
@@ -716,6 +725,8 @@ def _declare_function(op: llvm.FuncOp, module: ir.Module) -> ir.Function:
             fn.attributes.add(flag)
     if op.optimize_none is not None:
         fn.attributes.add("noinline")
+    if NVVM_KERNEL in op.attributes:  # upstream's marker of an NVPTX kernel entry
+        fn.calling_convention = "ptx_kernel"
     if op.passthrough is not None:
         for entry in op.passthrough.data:
             if isinstance(entry, StringAttr):

@@ -677,9 +677,27 @@ class ExtractElementOp(IRDLOperation):
             raise VerifyException(f"{self.name}: scalable vectors are not supported")
 
 
+@irdl_op_definition
+class AddrSpaceCastOp(IRDLOperation):
+    """A pointer into another address space (upstream ``llvm.addrspacecast``): the NVPTX
+    target's shared-memory globals (address space 3) become generic pointers."""
+
+    name = "llvmx.addrspacecast"
+
+    arg = operand_def(LLVMPointerType)
+    res = result_def(LLVMPointerType)
+
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$arg attr-dict `:` type($arg) `to` type($res)"
+
+    def __init__(self, arg: SSAValue | Operation, res_type: LLVMPointerType):
+        super().__init__(operands=[arg], result_types=[res_type])
+
+
 LLVMX = Dialect(
     "llvmx",
     [
+        AddrSpaceCastOp,
         AtomicRMWOp,
         AtomicCmpXchgOp,
         FenceOp,

@@ -216,24 +216,32 @@ def register_symbol(name: str, address: int) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def _parse(ir_text: str) -> llvm.ModuleRef:
-    t = _target()
+def _parse(ir_text: str, machine: llvm.TargetMachine | None = None) -> llvm.ModuleRef:
+    """Parsed and verified, for the host (or for ``machine``'s triple and data layout)."""
     try:
         mod = llvm.parse_assembly(ir_text)
         mod.verify()
     except RuntimeError as e:
         raise XmuxError(f"invalid LLVM IR: {str(e).strip()}") from e
-    mod.triple = t.triple
-    mod.data_layout = t.data_layout
+    if machine is None:
+        t = _target()
+        mod.triple = t.triple
+        mod.data_layout = t.data_layout
+    else:
+        mod.triple = machine.triple
+        mod.data_layout = str(machine.target_data)
     return mod
 
 
-def _parse_linked(ir_text: str, link: Sequence[str] = ()) -> llvm.ModuleRef:
+def _parse_linked(
+    ir_text: str, link: Sequence[str] = (), machine: llvm.TargetMachine | None = None
+) -> llvm.ModuleRef:
     """``ir_text`` with each module of ``link`` linked in; what those define becomes internal
-    (a specialization's leaf values: constants LLVM then folds and drops)."""
-    mod = _parse(ir_text)
+    (a specialization's leaf values: constants LLVM then folds and drops). ``machine``: a
+    target other than the host's (the NVPTX target)."""
+    mod = _parse(ir_text, machine)
     for text in link:
-        extra = _parse(text)
+        extra = _parse(text, machine)
         defined = [g.name for g in extra.global_variables if not g.is_declaration]
         defined += [f.name for f in extra.functions if not f.is_declaration]
         try:

@@ -75,6 +75,7 @@ class HostProgram:
         oacc_target: str = "cpu",
         checks: bool = False,
         entry: str = "main",
+        target: str = "cpu",
     ) -> None:
         from xmux import api, pipelines
         from xmux.dialects import attrs
@@ -123,6 +124,12 @@ class HostProgram:
         self.table = attrs.get_kernel_table(module)
         install_runtime_symbols()
         self.jit = jit.compile_ir(ir_text, cache_key=None)
+        #: target "nvptx": the host code runs here, each launch on the GPU (xmux/nvptx.py)
+        self.gpu = None
+        if target == "nvptx":
+            self.gpu = api.compile(text, target="nvptx")
+        elif target != "cpu":
+            raise XmuxError(f"target must be cpu or nvptx, got {target!r}")
         self.compile_seconds = time.perf_counter() - t0
         self._entries = {
             n: abi.EntryHookFn(self.jit.address(n + abi.ENTRY_HOOK_SUFFIX)) for n in self.table
@@ -145,7 +152,10 @@ class HostProgram:
                 vector=launch.vector_requirement(info),
             )
             t0 = time.perf_counter()
-            launch.run_ndrange(self._entries[name], packed, nd, self.threads)
+            if self.gpu is not None:
+                self._launch_gpu(name, packed, nd)
+            else:
+                launch.run_ndrange(self._entries[name], packed, nd, self.threads)
             self.launch_times.append((name, time.perf_counter() - t0))
             if self.checks:
                 from xmux.runtime import checks
@@ -153,6 +163,42 @@ class HostProgram:
                 checks.raise_pending()
         except BaseException as e:  # noqa: BLE001 - reported after @main returns
             self.errors.append(e)
+
+    def _launch_gpu(self, name: str, packed: int, nd: launch.NDRange) -> None:
+        """The launch on the GPU: the packed arguments read back into numpy views of the
+        host buffers (copied to the device and back by the launch)."""
+        import numpy as np
+
+        info = self.infos[name]
+        args = abi.packed_args_ctype(abi.layout_of(info)).from_address(packed)
+        values: list[object] = []
+        for i, a in enumerate(info.args):
+            field = getattr(args, f"a{i}")
+            if a.kind == "local":
+                raise XmuxError(
+                    f"kernel '{name}': a local memory argument launched from host code is not "
+                    "supported on the nvptx target"
+                )
+            if a.kind != "memref":
+                values.append(np.uint16(field).view(np.float16) if a.dtype == "float16"
+                              else field)
+                continue
+            dtype = np.dtype(a.dtype)
+            rank = len(a.shape or [])
+            shape = [field.sizes[d] for d in range(rank)] if rank else []
+            strides = [field.strides[d] * dtype.itemsize for d in range(rank)] if rank else []
+            start = (field.aligned or 0) + field.offset * dtype.itemsize
+            if 0 in shape:
+                values.append(np.empty(shape, dtype))
+                continue
+            nbytes = dtype.itemsize + sum((n - 1) * st for n, st in zip(shape, strides,
+                                                                          strict=True))
+            buffer = (ctypes.c_char * nbytes).from_address(start)
+            values.append(np.ndarray(shape, dtype, buffer=buffer, strides=strides or None))
+        g = nd.global_size[: nd.work_dim]
+        loc = nd.local_size[: nd.work_dim]
+        off = nd.global_offset[: nd.work_dim]
+        self.gpu.kernel(name)(*values, global_size=g, local_size=loc, global_offset=off)
 
     def run_main(self) -> None:
         global _current
@@ -179,6 +225,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("cpu", "host"),
         default="cpu",
         help="expansion of OpenACC kernels: gangs on the thread pool (cpu) or one thread (host)",
+    )
+    ap.add_argument(
+        "--target",
+        choices=("cpu", "nvptx"),
+        default="cpu",
+        help="where kernels run: this CPU, or an NVIDIA GPU through CuPy (host code runs "
+        "here either way)",
     )
     ap.add_argument(
         "--checks",
@@ -210,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         checks = args.checks or env.flag("XMUX_CHECKS", False)
         prog = HostProgram(
             read_source_file(path), str(path), args.threads, args.oacc_target, checks,
-            args.entry_point,
+            args.entry_point, args.target,
         )
         t0 = time.perf_counter()
         prog.run_main()

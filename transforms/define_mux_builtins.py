@@ -517,22 +517,38 @@ class _Builder:
 
 def expand_dma(op: mux.DmaOp, f: func.FuncOp) -> None:
     """Element copy loop nest (bytes → elements); the transfer is done on return."""
+    expand_dma_strided(op, f)
+
+
+def expand_dma_strided(
+    op: mux.DmaOp,
+    f: func.FuncOp,
+    first: SSAValue | None = None,
+    step: SSAValue | None = None,
+    where: str = PASS,
+) -> None:
+    """``expand_dma`` where the innermost (row) loop copies elements ``first``, ``first +
+    step``, ... only (i64 values): a share of a copy that several work-items make together."""
     dst, src = op.dst, op.src  # type: ignore[attr-defined]
     assert isinstance(dst.type, MemRefType) and isinstance(src.type, MemRefType)
     elem = dst.type.element_type
     if src.type.element_type != elem:
         raise NotSupportedError(
-            f"{PASS}: '{op.name}' in @{f.sym_name.data} copies between memrefs of different "
+            f"{where}: '{op.name}' in @{f.sym_name.data} copies between memrefs of different "
             f"element types ({src.type.element_type}, {elem}): not supported"
         )
     size = _element_bytes(elem)
     if size is None:
         raise NotSupportedError(
-            f"{PASS}: '{op.name}' in @{f.sym_name.data}: element type {elem} is not supported"
+            f"{where}: '{op.name}' in @{f.sym_name.data}: element type {elem} is not supported"
         )
     b = _Builder()
     esize = b.const(size)
     zero, one = b.const(0), b.const(1)
+    row_first, row_step = zero, one
+    if first is not None and step is not None:
+        row_first = b.emit(arith.IndexCastOp(first, IndexType()))
+        row_step = b.emit(arith.IndexCastOp(step, IndexType()))
 
     def elements(name: str) -> SSAValue:
         return b.div(getattr(op, name), esize)
@@ -568,6 +584,8 @@ def expand_dma(op: mux.DmaOp, f: func.FuncOp) -> None:
             inner.ops.append(nest(level + 1, dst_next, src_next))
         inner.ops.append(scf.YieldOp())
         body.add_ops(inner.ops)
+        if last:
+            return scf.ForOp(row_first, count, row_step, [], body)
         return scf.ForOp(zero, count, one, [], body)
 
     b.ops.append(nest(0, None, None))

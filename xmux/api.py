@@ -481,6 +481,7 @@ def compile(  # noqa: A001 - the public name in the contract
     oacc_target: str = "cpu",
     checks: bool | None = None,
     spec_padding: str = "dpcpp",
+    target: str = "cpu",
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
@@ -507,7 +508,20 @@ def compile(  # noqa: A001 - the public name in the contract
     (``insert-bounds-checks``), the launch raising ``xmux.CheckError`` naming the kernel,
     op, indices, work-item and group; and work-item-loops' storage plan check. With
     ``pipeline=`` add ``pipelines.cpu(checks=True)``'s passes yourself.
+    ``target`` is ``"cpu"`` (default: the JIT on this host) or ``"nvptx"``: PTX for an NVIDIA
+    GPU, run through CuPy (``xmux/nvptx.py``; ``pipelines.nvptx()``); the CPU-only options
+    (``threads``, ``vector_width``, ``force_no_tail``, ``oacc_target``, ``sub_group_size``,
+    ``checks``) must keep their defaults there.
     """
+    if target not in ("cpu", "nvptx"):
+        raise XmuxError(f"xmux.compile: target must be 'cpu' or 'nvptx', got {target!r}")
+    if target == "nvptx":
+        return _compile_nvptx(  # type: ignore[return-value]
+            source, pipeline, cache, spec_constants, spec_padding,
+            {"threads": (threads, None), "vector_width": (vector_width, 0),
+             "force_no_tail": (force_no_tail, False), "oacc_target": (oacc_target, "cpu"),
+             "sub_group_size": (sub_group_size, 1), "checks": (checks, None)},
+        )
     from xmux import pipelines
     from xmux.runtime import jit
     from xmux.runtime.runner import install_runtime_symbols
@@ -662,3 +676,33 @@ def compile(  # noqa: A001 - the public name in the contract
     if specialize:
         prog._source = (source_for_variants, pipeline, key, use_cache)
     return prog
+
+
+def _compile_nvptx(source, pipeline, cache, spec_constants, spec_padding,
+                   cpu_only: dict[str, tuple[object, object]]):
+    from xmux import pipelines
+    from xmux.nvptx import compile_nvptx
+
+    for option, (value, default) in cpu_only.items():
+        if value != default and not (option == "checks" and value is False):
+            raise XmuxError(f"xmux.compile: {option} applies to the cpu target, not nvptx")
+    text, module = _read_source(source)
+    name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
+    use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
+    if pipeline is None:
+        if spec_constants not in ("native", "emulated"):
+            raise XmuxError(
+                f"xmux.compile: spec_constants must be one of ('native', 'emulated'), got "
+                f"{spec_constants!r}"
+            )
+
+        def pipeline():  # noqa: F811 - built on a cache miss only
+            return pipelines.nvptx(spec_constants=spec_constants, spec_padding=spec_padding)
+
+        pipeline_spec = f"default/spec-constants={spec_constants}/spec-padding={spec_padding}"
+    else:
+        fingerprint = pipelines.fingerprint(pipeline)
+        if fingerprint is None:
+            use_cache = False
+        pipeline_spec = fingerprint or pipelines.spec(pipeline)
+    return compile_nvptx(text, module, name, pipeline, pipeline_spec, use_cache)

@@ -41,6 +41,24 @@ KERNEL_STAGES: tuple[str, ...] = (
 #: Host code (xmux-run's @main) and the final lowering.
 LOWERING_STAGES: tuple[str, ...] = ("convert-spec-to-llvm", "convert-to-llvm")
 
+#: The NVPTX target's kernel pipeline (docs/architecture.md "The NVPTX target"): the
+#: hardware runs the work-items, so no work-item loops; shared passes as in KERNEL_STAGES.
+NVPTX_KERNEL_STAGES: tuple[str, ...] = (
+    "gpu-launch-outlining",
+    "convert-gpu-to-mux",
+    "convert-acc-to-oacc",
+    "transfer-kernel-metadata",
+    "lower-spec-constants",
+    "expand-oacc-reductions",
+    "drop-host-code",  # the Python runtime is the host: kernels and their callees only
+    "lower-sub-group-collectives",
+    "lower-work-group-collectives",
+    "define-mux-builtins-nvptx",
+    "add-kernel-wrapper-nvptx",
+)
+#: Targets of xmux.compile
+TARGETS = ("cpu", "nvptx")
+
 #: Modes of lower-spec-constants: "native" (the JIT specializes) or "emulated" (a buffer).
 SPEC_CONSTANT_MODES = ("native", "emulated")
 #: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
@@ -139,6 +157,41 @@ def cpu(
         names.append("add-floating-point-control")
     names += LOWERING_STAGES
     return [make_pass(n, **options.get(n, {})) for n in names]
+
+
+def nvptx(
+    *,
+    spec_constants: str = "native",
+    declare_spec_leaves: bool | None = None,
+    spec_padding: str = "dpcpp",
+) -> list[ModulePass]:
+    """The NVPTX pipeline: kernel passes for a GPU (threads run the work-items) then lowering
+    to the llvm dialect with work-group local memory in address space 3 (shared memory).
+    ``spec_constants``, ``declare_spec_leaves`` and ``spec_padding`` as for ``cpu()``; sub-groups
+    are warps of 32."""
+    if spec_constants not in SPEC_CONSTANT_MODES:
+        raise ValueError(
+            f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
+        )
+    if declare_spec_leaves is None:
+        declare_spec_leaves = spec_constants == "native"
+    options: dict[str, dict[str, object]] = {
+        "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
+        "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
+        "lower-sub-group-collectives": {"sub_group_size": 32},
+        "convert-gpu-to-mux": {"sub_group_size": 32},
+        "expand-oacc-reductions": {"target": "cpu"},
+        "convert-to-llvm": {"target": "nvptx"},
+    }
+    names = [*NVPTX_KERNEL_STAGES, *LOWERING_STAGES]
+    return [make_pass(n, **options.get(n, {})) for n in names]
+
+
+def for_target(target: str, **options: object) -> list[ModulePass]:
+    """``cpu(**options)`` or ``nvptx(**options)``."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
+    return cpu(**options) if target == "cpu" else nvptx(**options)  # type: ignore[arg-type]
 
 
 def spec(passes: Sequence[ModulePass]) -> str:

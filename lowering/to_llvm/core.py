@@ -64,9 +64,17 @@ def is_memory_access(op: Operation) -> bool:
 class ModuleLowerer:
     """Module-wide state: handlers, declarations to add, access-group ids, string globals."""
 
-    def __init__(self, module: builtin.ModuleOp, handlers: dict[str, Handler]):
+    def __init__(
+        self,
+        module: builtin.ModuleOp,
+        handlers: dict[str, Handler],
+        shared_memory: bool = False,
+    ):
         self.module = module
         self.handlers = handlers
+        #: work-group local memory (memory space 3) is a GPU's shared memory: its globals
+        #: live in LLVM address space 3 (the NVPTX target); otherwise they are an error
+        self.shared_memory = shared_memory
         self.symbols: dict[str, Operation] = {}
         for op in module.ops:
             name = op.properties.get("sym_name") or op.attributes.get("sym_name")

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -460,10 +461,32 @@ def _memory_space(mtype: MemRefType) -> int:
     return 0
 
 
-def lower_global(op: memref.GlobalOp) -> llvm.GlobalOp:
-    """``memref.global`` → ``llvm.mlir.global`` holding a flat array of the elements."""
+def lower_global(op: memref.GlobalOp, shared_memory: bool = False) -> llvm.GlobalOp:
+    """``memref.global`` → ``llvm.mlir.global`` holding a flat array of the elements; with
+    ``shared_memory``, one in memory space 3 → an uninitialized address-space-3 global (a
+    GPU's shared memory: no initial value)."""
     mtype = op.type
     name = op.sym_name.data
+    if shared_memory and _memory_space(mtype) == LOCAL_MEMORY_SPACE:
+        if not mtype.has_static_shape():
+            raise NotSupportedError(
+                f"convert-to-llvm: memref.global @{name} needs a static shape"
+            )
+        if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+            raise NotSupportedError(
+                f"convert-to-llvm: memref.global @{name} is work-group local memory with an "
+                "initial value: shared memory cannot be initialized"
+            )
+        count = 1
+        for d in mtype.get_shape():
+            count *= d
+        return llvm.GlobalOp(
+            llvm.LLVMArrayType(count, element_type(mtype)),
+            name,
+            "internal",
+            addr_space=LOCAL_MEMORY_SPACE,
+            alignment=op.alignment.value.data if op.alignment is not None else None,
+        )
     if _memory_space(mtype) == LOCAL_MEMORY_SPACE:
         raise NotSupportedError(
             f"convert-to-llvm: memref.global @{name} is in work-group local memory (memory "
@@ -501,13 +524,19 @@ def lower_global(op: memref.GlobalOp) -> llvm.GlobalOp:
 def lower_get_global(lw: FunctionLowerer, op: Operation) -> None:
     assert isinstance(op, memref.GetGlobalOp)
     mtype = op.memref.type
-    if _memory_space(mtype) == LOCAL_MEMORY_SPACE:
+    shared = _memory_space(mtype) == LOCAL_MEMORY_SPACE and lw.mod.shared_memory
+    if _memory_space(mtype) == LOCAL_MEMORY_SPACE and not shared:
         raise lw.error(
             op,
             f"@{op.name_.root_reference.data} is work-group local memory (memory space 3); "
             "replace-local-module-scope-variables must run before lowering",
         )
-    addr = lw.emit_value(llvm.AddressOfOp(op.name_.root_reference, PTR))
+    if shared:  # an address-space-3 global, reached through a generic pointer
+        shared_ptr = llvm.LLVMPointerType(IntAttr(LOCAL_MEMORY_SPACE))
+        addr = lw.emit_value(llvm.AddressOfOp(op.name_.root_reference, shared_ptr))
+        addr = lw.emit_value(llvmx.AddrSpaceCastOp(addr, PTR))
+    else:
+        addr = lw.emit_value(llvm.AddressOfOp(op.name_.root_reference, PTR))
     strides, offset = memref_strides(mtype)
     if offset is None or any(s is None for s in strides):
         raise lw.error(op, f"{mtype} needs a static layout")

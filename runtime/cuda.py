@@ -1,0 +1,334 @@
+"""The NVPTX target's runtime: PTX loaded and launched through CuPy.
+
+CuPy is the kept library (docs/architecture.md, "The NVPTX target"): its driver module
+(``cupy.cuda.function.Module``: ``cuModuleLoadData`` of the PTX, ``cuLaunchKernel``), its
+memory pool and streams, and ``cupy.cuda.Event`` for ``profile=True``. It is imported only
+when a kernel is run on the GPU; without it (or without a device) a launch is an error
+naming what is missing, and ``available()`` is False so that tests skip.
+
+Arguments: a memref takes a CuPy array, any object with ``__cuda_array_interface__`` or
+DLPack (PyTorch CUDA tensors: zero-copy views), or a numpy array (copied to the device, and
+back after the launch when the kernel may write it); scalars and ``xmux.LocalMemory`` as on
+the CPU. The launch record and the split of a non-uniform NDRange follow
+``runtime/nvptx_abi.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from xmux.dialects.attrs import ArgInfo, KernelInfo
+from xmux.errors import LaunchError, XmuxError
+from xmux.runtime import nvptx_abi as abi
+from xmux.runtime.launch import NDRange, _check_scalar, _local_shape
+
+#: CUDA's limits on a block (threads per dimension, in all) and a grid
+MAX_BLOCK = (1024, 1024, 64)
+MAX_THREADS = 1024
+MAX_GRID = (2**31 - 1, 65535, 65535)
+#: dynamic shared memory a launch may use without opting in (cudaFuncSetAttribute)
+DEFAULT_SHARED = 48 * 1024
+
+
+@cache
+def _cupy() -> Any | None:
+    try:
+        import cupy
+    except Exception:  # noqa: BLE001 - any failure to import means no GPU runtime
+        return None
+    return cupy
+
+
+def available() -> bool:
+    """CuPy imports and sees at least one CUDA device."""
+    cp = _cupy()
+    if cp is None:
+        return False
+    try:
+        return cp.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # noqa: BLE001 - no driver, no device
+        return False
+
+
+def device_arch() -> str | None:
+    """``sm_XY`` of the current device, None without one."""
+    if not available():
+        return None
+    cp = _cupy()
+    return f"sm_{cp.cuda.Device().compute_capability}"
+
+
+def device_name() -> str:
+    cp = _require()
+    props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+    name = props["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def _require() -> Any:
+    cp = _cupy()
+    if cp is None:
+        raise XmuxError(
+            "the nvptx target runs kernels through CuPy, which is not installed (pip install "
+            "cupy-cuda12x); xmux.compile(..., target='nvptx') still builds the PTX "
+            "(Program.ptx)"
+        )
+    if not available():
+        raise XmuxError("the nvptx target needs a CUDA device; none is visible to CuPy")
+    return cp
+
+
+class CudaModule:
+    """A PTX module loaded on the current device."""
+
+    def __init__(self, ptx: str) -> None:
+        cp = _require()
+        self._module = cp.cuda.function.Module()
+        try:
+            self._module.load(ptx.encode() + b"\0")
+        except cp.cuda.driver.CUDADriverError as e:
+            raise XmuxError(f"the CUDA driver rejected the PTX: {e}") from e
+        self._functions: dict[str, Any] = {}
+
+    def function(self, name: str) -> Any:
+        fn = self._functions.get(name)
+        if fn is None:
+            fn = self._functions[name] = self._module.get_function(name)
+        return fn
+
+    def global_address(self, name: str) -> tuple[int, int]:
+        """(device pointer, bytes) of a module global."""
+        cp = _require()
+        return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name.encode())
+
+
+def default_local(g: tuple[int, ...]) -> tuple[int, ...]:
+    """A block when the user gives none: x up to 256 dividing the global size, then y."""
+    x = next(c for c in (256, 128, 64, 32, 16, 8, 4, 2, 1) if g[0] % c == 0)
+    if len(g) == 1:
+        return (x,)
+    y = next(c for c in (256 // x, 8, 4, 2, 1) if c >= 1 and g[1] % c == 0 and c * x <= 256)
+    return (x, y) + (1,) * (len(g) - 2)
+
+
+def launch_parts(nd: NDRange) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """(group base, grid, block) of each launch covering ``nd``: full groups and, per
+    dimension a local size does not divide, the remainder groups with their smaller block."""
+    per_dim = []
+    for g, ls in zip(nd.global_size, nd.local_size, strict=True):
+        full, rest = divmod(g, ls)
+        options = []
+        if full:
+            options.append((0, full, ls))
+        if rest:
+            options.append((full, 1, rest))
+        per_dim.append(options)
+    parts = []
+    for x in per_dim[0]:
+        for y in per_dim[1]:
+            for z in per_dim[2]:
+                parts.append(((x[0], y[0], z[0]), (x[1], y[1], z[1]), (x[2], y[2], z[2])))
+    return parts
+
+
+def _check_limits(name: str, nd: NDRange) -> None:
+    loc = nd.local_size
+    if math.prod(loc) > MAX_THREADS or any(v > m for v, m in zip(loc, MAX_BLOCK, strict=True)):
+        raise LaunchError(
+            f"kernel '{name}': local_size {list(loc[:nd.work_dim])} exceeds a CUDA block "
+            f"(at most {MAX_THREADS} work-items, {list(MAX_BLOCK)} per dimension)"
+        )
+    if any(n > m for n, m in zip(nd.num_groups, MAX_GRID, strict=True)):
+        raise LaunchError(
+            f"kernel '{name}': {list(nd.num_groups[:nd.work_dim])} work-groups exceed a CUDA "
+            f"grid ({list(MAX_GRID)})"
+        )
+
+
+def _is_device_array(value: object) -> bool:
+    return hasattr(value, "__cuda_array_interface__") or (
+        hasattr(value, "__dlpack__") and not isinstance(value, np.ndarray)
+    )
+
+
+class _Marshalled:
+    """A launch's parameters, and the copies back to numpy arrays after it."""
+
+    def __init__(self) -> None:
+        self.params: list[Any] = []
+        self.copy_back: list[tuple[Any, np.ndarray]] = []
+        # numpy arrays already copied, by (address, shape, strides, dtype): an array passed
+        # for two arguments is one device array, as it is one buffer on the host
+        self.copied: dict[tuple, Any] = {}
+        self.shared_bytes = 0
+
+
+def _memref(cp: Any, kernel: str, pos: int, info: ArgInfo, value: object,
+            out: _Marshalled) -> None:
+    where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
+    if isinstance(value, np.ndarray):
+        host = value
+        if info.written and not host.flags.writeable:
+            raise LaunchError(
+                f"{where}: the array is read-only (numpy's writeable flag is off) and the "
+                "kernel may write it"
+            )
+        same = (host.__array_interface__["data"][0], host.shape, host.strides, host.dtype.str)
+        arr = out.copied.get(same)
+        if arr is None:
+            arr = out.copied[same] = cp.asarray(host)  # a contiguous device copy
+            if info.written:
+                out.copy_back.append((arr, host))
+        elif info.written and all(h is not host for _, h in out.copy_back):
+            out.copy_back.append((arr, host))
+    elif _is_device_array(value):
+        try:
+            arr = cp.asarray(value) if hasattr(value, "__cuda_array_interface__") else (
+                cp.from_dlpack(value))
+        except Exception as e:  # noqa: BLE001 - a foreign array CuPy cannot view
+            raise LaunchError(f"{where}: cannot view the device array: {e}") from e
+    else:
+        raise LaunchError(
+            f"{where}: expected a CuPy array, a CUDA array (__cuda_array_interface__ / "
+            f"DLPack) or a numpy array of {info.dtype}, got {type(value).__name__}"
+        )
+    shape = info.shape or []
+    if arr.dtype != np.dtype(info.dtype):
+        raise LaunchError(f"{where}: expected dtype {info.dtype}, got {arr.dtype}")
+    if arr.ndim != len(shape):
+        raise LaunchError(f"{where}: expected rank {len(shape)}, got an array of rank {arr.ndim}")
+    for d, (want, have) in enumerate(zip(shape, arr.shape, strict=True)):
+        if want is not None and want != have:
+            raise LaunchError(f"{where}: dimension {d} must be {want}, got {have}")
+    if any(s % arr.itemsize for s in arr.strides):
+        raise LaunchError(f"{where}: strides {arr.strides} are not multiples of the item size")
+    if not info.strided and not arr.flags.c_contiguous:
+        raise LaunchError(
+            f"{where}: array is not C-contiguous (strides {arr.strides}); the kernel's memref "
+            "type has an identity layout"
+        )
+    out.params.append(arr)
+    out.params.append(np.int64(0))
+    out.params += [np.int64(s) for s in arr.shape]
+    out.params += [np.int64(s // arr.itemsize) for s in arr.strides]
+
+
+def _local(kernel: str, pos: int, info: ArgInfo, value: object, out: _Marshalled) -> None:
+    shape = _local_shape(kernel, pos, info, value)
+    itemsize = np.dtype(info.dtype).itemsize
+    offset = -(-out.shared_bytes // abi.LOCAL_ARG_ALIGN) * abi.LOCAL_ARG_ALIGN
+    out.params.append(np.int64(offset))
+    out.params.append(np.int64(0))
+    out.params += [np.int64(s) for s in shape]
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= s
+    out.params += [np.int64(s) for s in reversed(strides)]
+    out.shared_bytes = offset + math.prod(shape) * itemsize
+
+
+def _scalar(kernel: str, pos: int, info: ArgInfo, value: object, out: _Marshalled) -> None:
+    checked = _check_scalar(kernel, pos, info, value)
+    if info.dtype == "bool":
+        out.params.append(np.int8(checked))
+    elif info.dtype == "float16":
+        out.params.append(np.uint16(checked))  # _check_scalar gives the bits
+    else:
+        out.params.append(np.dtype(info.dtype).type(checked))
+
+
+def marshal(info: KernelInfo, args: Sequence[object], cp: Any) -> _Marshalled:
+    if len(args) != len(info.args):
+        raise LaunchError(
+            f"kernel '{info.name}' takes {len(info.args)} arguments, got {len(args)}"
+        )
+    out = _Marshalled()
+    for pos, (a, value) in enumerate(zip(info.args, args, strict=True)):
+        if a.kind == "memref":
+            _memref(cp, info.name, pos, a, value, out)
+        elif a.kind == "local":
+            _local(info.name, pos, a, value, out)
+        else:
+            _scalar(info.name, pos, a, value, out)
+    return out
+
+
+def launch_record(nd: NDRange, base: Sequence[int]) -> list[np.int64]:
+    fields = [0] * abi.LAUNCH_FIELDS
+    for d in range(3):
+        fields[abi.GLOBAL_SIZE + d] = nd.global_size[d]
+        fields[abi.GLOBAL_OFFSET + d] = nd.global_offset[d]
+        fields[abi.ENQUEUED_LOCAL_SIZE + d] = nd.local_size[d]
+        fields[abi.GROUP_BASE + d] = base[d]
+        fields[abi.NUM_GROUPS + d] = nd.num_groups[d]
+    fields[abi.WORK_DIM] = nd.work_dim
+    return [np.int64(v) for v in fields]
+
+
+class CudaKernel:
+    """Launches one kernel of a ``CudaModule``."""
+
+    def __init__(self, module: CudaModule, info: KernelInfo,
+                 extra_params: Callable[[], list[Any]] | None = None) -> None:
+        self.module = module
+        self.info = info
+        self.function = module.function(info.symbol)
+        self._shared_opt_in = DEFAULT_SHARED
+        self._extra = extra_params
+
+    def ndrange(self, global_size, local_size, global_offset) -> NDRange:
+        info = self.info
+        if local_size is None and info.reqd_work_group_size is None:
+            from xmux.runtime.launch import _dims
+
+            g = _dims(info.name, "global_size", global_size, 1)
+            if g and all(v >= 1 for v in g):
+                local_size = default_local(g)
+        nd = NDRange(
+            info.name, global_size, local_size, global_offset, info.reqd_work_group_size,
+            info.max_work_dim, max_work_group_size=info.max_work_group_size,
+        )
+        _check_limits(info.name, nd)
+        return nd
+
+    def __call__(self, args: Sequence[object], global_size, local_size, global_offset,
+                 profile: bool = False) -> float | None:
+        cp = _require()
+        nd = self.ndrange(global_size, local_size, global_offset)
+        m = marshal(self.info, args, cp)
+        if self._extra is not None:
+            m.params += self._extra()
+        if m.shared_bytes > self._shared_opt_in:
+            try:
+                self.function.max_dynamic_shared_size_bytes = m.shared_bytes
+            except Exception as e:  # noqa: BLE001 - the device's limit
+                raise LaunchError(
+                    f"kernel '{self.info.name}': local memory arguments take {m.shared_bytes} "
+                    f"bytes per work-group, more than the device allows: {e}"
+                ) from e
+            self._shared_opt_in = m.shared_bytes
+        stream = cp.cuda.get_current_stream()
+        start = end = None
+        if profile:
+            start, end = cp.cuda.Event(), cp.cuda.Event()
+            start.record(stream)
+        for base, grid, block in launch_parts(nd):
+            params = (*m.params, *launch_record(nd, base))
+            self.function(grid, block, params, shared_mem=m.shared_bytes, stream=stream)
+        if profile:
+            end.record(stream)
+        for device, host in m.copy_back:
+            if host.flags.c_contiguous:
+                device.get(out=host)
+            else:
+                host[...] = device.get()
+        if profile:
+            end.synchronize()
+            return cp.cuda.get_elapsed_time(start, end) / 1e3
+        return None

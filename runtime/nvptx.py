@@ -1,0 +1,190 @@
+"""LLVM IR → PTX with llvmlite's NVPTX backend (no GPU needed), cached on disk like objects.
+
+``ptx(ir_text, arch)`` runs the O3 pipeline with the NVPTX target machine (the same
+``runtime/jit.py`` settings, contained in a forked child with its CPU budget) and emits
+PTX text; ``PtxModule`` keeps it with the kernel metadata. The cache lives beside the host
+objects (``$XMUX_CACHE_DIR/nvptx/<key>.ptx`` + ``.json``); the CUDA driver keeps its own
+cache of the machine code it builds from the PTX.
+
+The architecture is ``XMUX_NVPTX_ARCH`` (``sm_90`` ...), else that of the current CUDA device
+when CuPy sees one, else ``sm_90`` (H100/H200).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from xmux.errors import XmuxError
+from xmux.runtime import jit
+from xmux.runtime import nvptx_abi as abi
+
+_lock = threading.Lock()
+_memory: dict[str, PtxModule] = {}
+
+
+@dataclass
+class PtxModule:
+    """PTX text of a module and the kernel metadata stored with it."""
+
+    key: str
+    ptx: str
+    kernel_infos_json: str
+    arch: str
+    source: str  # "compiled" | "disk"
+
+
+@cache
+def _init_targets() -> None:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+
+
+def default_arch() -> str:
+    """``XMUX_NVPTX_ARCH``, else the current device's ``sm_XY``, else ``sm_90``."""
+    arch = os.environ.get("XMUX_NVPTX_ARCH")
+    if arch:
+        if not arch.startswith("sm_") or not arch[3:].rstrip("a").isdigit():
+            raise XmuxError(f"XMUX_NVPTX_ARCH={arch}: expected an NVPTX arch like sm_90")
+        return arch
+    from xmux.runtime import cuda
+
+    found = cuda.device_arch()
+    return found or abi.DEFAULT_ARCH
+
+
+@cache
+def machine(arch: str):
+    """The NVPTX target machine for ``arch`` (``sm_90`` → PTX ISA 8.0)."""
+    import llvmlite.binding as llvm
+
+    _init_targets()
+    target = llvm.Target.from_triple(abi.TRIPLE)
+    return target.create_target_machine(cpu=arch, features=abi.PTX_FEATURES, opt=3)
+
+
+def ptx(ir_text: str, arch: str = abi.DEFAULT_ARCH, what: str = "LLVM IR",
+        link: Sequence[str] = ()) -> str:
+    """PTX of ``ir_text`` (with the modules of ``link`` linked in, as ``jit.compile_ir``)
+    after LLVM's O3 pipeline for ``arch``."""
+    tm = machine(arch)
+
+    def work(settings: jit.Settings) -> str:
+        with jit._lock:
+            mod = jit._parse_linked(ir_text, link, tm)
+            jit._optimize(mod, tm, settings)
+            return tm.emit_assembly(mod)
+
+    return jit._contained(work, what, len(ir_text) + sum(map(len, link)))
+
+
+def optimized_ir(ir_text: str, arch: str = abi.DEFAULT_ARCH) -> str:
+    """The NVPTX module after O3 (tests and debugging)."""
+    tm = machine(arch)
+
+    def work(settings: jit.Settings) -> str:
+        with jit._lock:
+            mod = jit._parse_linked(ir_text, (), tm)
+            jit._optimize(mod, tm, settings)
+            return str(mod)
+
+    return jit._contained(work, "LLVM IR", len(ir_text))
+
+
+def _cache_dir() -> Path | None:
+    base = jit.default_cache_dir()
+    return base / "nvptx" if base is not None else None
+
+
+def _key(parts: Sequence[str]) -> str:
+    import llvmlite
+
+    h = hashlib.sha256()
+    for part in (*parts, llvmlite.__version__):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _read(directory: Path, key: str) -> PtxModule | None:
+    try:
+        record = json.loads((directory / f"{key}.json").read_text())
+        text = (directory / f"{key}.ptx").read_text()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("sha256") != hashlib.sha256(
+        text.encode()
+    ).hexdigest():
+        return None
+    infos = record.get("kernel_infos")
+    arch = record.get("arch")
+    if not isinstance(infos, str) or not isinstance(arch, str):
+        return None
+    return PtxModule(key, text, infos, arch, "disk")
+
+
+def _write(directory: Path, module: PtxModule) -> None:
+    record = {
+        "arch": module.arch,
+        "kernel_infos": module.kernel_infos_json,
+        "sha256": hashlib.sha256(module.ptx.encode()).hexdigest(),
+    }
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for suffix, data in ((".ptx", module.ptx), (".json", json.dumps(record))):
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+            with os.fdopen(fd, "w") as f:
+                f.write(data)
+            os.replace(tmp, directory / f"{module.key}{suffix}")
+    except OSError:
+        pass  # a read-only cache must not break compilation
+
+
+def load_cached(cache_key: str, arch: str) -> PtxModule | None:
+    key = _key(("key", cache_key, arch))
+    with _lock:
+        hit = _memory.get(key)
+        if hit is None and (directory := _cache_dir()) is not None:
+            hit = _read(directory, key)
+            if hit is not None:
+                _memory[key] = hit
+        return hit
+
+
+def compile_ir(
+    ir_text: str,
+    *,
+    arch: str,
+    kernel_infos_json: str = "",
+    cache_key: str | None = None,
+    disk_cache: bool = True,
+    link: Sequence[str] = (),
+) -> PtxModule:
+    """PTX for ``ir_text`` (from the caches when built before); ``cache_key`` as for
+    ``jit.compile_ir`` (a caller's key standing for its whole input)."""
+    parts = ("key", cache_key, arch) if cache_key is not None else (
+        "ir", ir_text, *link, kernel_infos_json, arch)
+    key = _key(parts)
+    directory = _cache_dir() if disk_cache else None
+    with _lock:
+        hit = _memory.get(key)
+        if hit is None and directory is not None:
+            hit = _read(directory, key)
+    if hit is not None:
+        return hit
+    text = ptx(ir_text, arch, jit._kernel_names(kernel_infos_json), link)
+    module = PtxModule(key, text, kernel_infos_json, arch, "compiled")
+    with _lock:
+        _memory[key] = module
+    if directory is not None:
+        _write(directory, module)
+    return module

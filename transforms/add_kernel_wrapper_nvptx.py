@@ -1,0 +1,207 @@
+"""add-kernel-wrapper-nvptx: give each entry-point kernel its PTX entry function.
+
+The NVPTX form of add-kernel-wrapper. For every entry point ``@k(args..., %launch)``
+(after define-mux-builtins-nvptx) the kernel becomes ``@"k.mux-kernel"`` (a ``sub_kernel``)
+and a new ``@k`` takes the flattened parameters of ``runtime/nvptx_abi.py``, rebuilds each
+memref descriptor and the launch record from them and calls it. ``@k`` carries upstream's
+``nvvm.kernel`` marker (emitted as a ``ptx_kernel`` function), ``mux.kernel =
+"entry_point"``, ``mux.base_name = "k"`` and ``mux.orig_fn = @"k.mux-kernel"``.
+
+- ``memref`` of rank R: ``!llvm.ptr`` (allocated = aligned pointer), ``i64`` offset, R
+  sizes, R strides (the descriptor's fields; a static size is still passed, and is what the
+  runtime checked); work-group local memory (memory space 3): an ``i64`` byte offset into
+  ``@__xmux_dynamic_shared`` (``extern`` shared memory sized at launch) stands for the
+  pointer;
+- ``index`` → ``i64``; ``i1`` → ``i8`` (0 or 1); others as they are;
+- the launch record: ``LAUNCH_FIELDS`` trailing ``i64`` parameters.
+
+Expects: define-mux-builtins-nvptx has run (entry points that need it end in ``%launch``).
+Guarantees: one entry point per original kernel, named as it; nothing else changes.
+
+Before::
+
+    func.func @k(%a: memref<?xf32>, %launch: !llvm.array<16 x i64>)
+        attributes {mux.kernel = "entry_point", mux.scheduling_params}
+
+After::
+
+    func.func @"k.mux-kernel"(...) attributes {mux.kernel = "sub_kernel", ...}
+    func.func @k(%a: !llvm.ptr, %a_offset: i64, %a_size0: i64, %a_stride0: i64,
+                 %launch0: i64, ..., %launch15: i64)
+        attributes {mux.kernel = "entry_point", nvvm.kernel, mux.base_name = "k", ...} {
+      %0 = llvm.mlir.undef : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+      %1 = llvm.insertvalue %a, %0[0] : ...
+      ...
+      %d = builtin.unrealized_conversion_cast %5 : !llvm.struct<(...)> to memref<?xf32>
+      %l = llvm.mlir.undef : !llvm.array<16 x i64>
+      ...
+      func.call @"k.mux-kernel"(%d, %l16) : (memref<?xf32>, !llvm.array<16 x i64>) -> ()
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    MemRefType,
+    ModuleOp,
+    UnitAttr,
+    UnrealizedConversionCastOp,
+    i1,
+    i8,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from xmux.dialects import attrs
+from xmux.errors import XmuxError
+from xmux.lowering.emit import NVVM_KERNEL
+from xmux.runtime import nvptx_abi as abi
+from xmux.transforms.add_kernel_wrapper import copy_kernel_attrs, descriptor_type
+from xmux.transforms.define_mux_builtins_nvptx import LAUNCH_TYPE
+from xmux.transforms.replace_local_module_scope_variables import is_local_memref
+
+PASS = "add-kernel-wrapper-nvptx"
+BODY_SUFFIX = ".mux-kernel"
+PTR = llvm.LLVMPointerType()
+SHARED_PTR = llvm.LLVMPointerType(IntAttr(3))
+
+
+def param_types(t: Attribute) -> list[Attribute]:
+    """The PTX parameters standing for one kernel argument of type ``t``."""
+    if isinstance(t, MemRefType):
+        rank = len(t.shape)
+        return [i64 if is_local_memref(t) else PTR, i64, *[i64] * (2 * rank)]
+    if isinstance(t, IndexType):
+        return [i64]
+    if t == i1:
+        return [i8]
+    return [t]
+
+
+@dataclass
+class _Emitter:
+    block: Block
+
+    def __call__(self, op: Operation) -> SSAValue:
+        self.block.add_op(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def insert(self, container: SSAValue, value: SSAValue, *position: int) -> SSAValue:
+        return self(
+            llvm.InsertValueOp(DenseArrayBase.from_list(i64, list(position)), container, value)
+        )
+
+
+def _shared_base(emit: _Emitter, module: ModuleOp) -> SSAValue:
+    if abi.DYNAMIC_SHARED not in {
+        o.sym_name.data for o in module.ops if isinstance(o, llvm.GlobalOp)
+    }:
+        module.body.block.add_op(
+            llvm.GlobalOp(
+                llvm.LLVMArrayType(IntAttr(0), i8),
+                abi.DYNAMIC_SHARED,
+                "external",
+                addr_space=3,
+                alignment=abi.LOCAL_ARG_ALIGN,
+            )
+        )
+    from xmux.lowering import llvmx
+
+    shared = emit(llvm.AddressOfOp(abi.DYNAMIC_SHARED, SHARED_PTR))
+    return emit(llvmx.AddrSpaceCastOp(shared, PTR))
+
+
+def _memref_arg(
+    emit: _Emitter, module: ModuleOp, t: MemRefType, params: list[SSAValue]
+) -> SSAValue:
+    rank = len(t.shape)
+    pointer = params[0]
+    if is_local_memref(t):
+        base = _shared_base(emit, module)
+        pointer = emit(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], i8, ssa_indices=[pointer]))
+    desc = emit(llvm.UndefOp(descriptor_type(t)))
+    desc = emit.insert(desc, pointer, 0)
+    desc = emit.insert(desc, pointer, 1)
+    desc = emit.insert(desc, params[1], 2)
+    for d in range(rank):
+        desc = emit.insert(desc, params[2 + d], 3, d)
+        desc = emit.insert(desc, params[2 + rank + d], 4, d)
+    return emit(UnrealizedConversionCastOp.get([desc], [t]))
+
+
+def build_entry(kernel: func.FuncOp, module: ModuleOp, name: str) -> func.FuncOp:
+    """The entry ``@name`` calling ``kernel`` (already renamed ``name`` + BODY_SUFFIX)."""
+    if kernel.function_type.outputs.data:
+        raise XmuxError(f"{PASS}: kernel '{name}' must not return values")
+    inputs = list(kernel.function_type.inputs.data)
+    has_launch = attrs.has_scheduling_params(kernel)
+    user_types = inputs[:-1] if has_launch else inputs
+    block = Block()
+    emit = _Emitter(block)
+    call_args: list[SSAValue] = []
+    for i, t in enumerate(user_types):
+        hint = kernel.body.blocks.first.args[i].name_hint if kernel.body.blocks else None
+        params = [block.insert_arg(p, len(block.args)) for p in param_types(t)]
+        params[0].name_hint = hint
+        if isinstance(t, MemRefType):
+            call_args.append(_memref_arg(emit, module, t, params))
+        elif isinstance(t, IndexType):
+            call_args.append(emit(arith.IndexCastOp(params[0], t)))
+        elif t == i1:
+            call_args.append(emit(arith.TruncIOp(params[0], i1)))
+        else:
+            call_args.append(params[0])
+    launch_params = [block.insert_arg(i64, len(block.args)) for _ in range(abi.LAUNCH_FIELDS)]
+    if has_launch:
+        record = emit(llvm.UndefOp(LAUNCH_TYPE))
+        for i, v in enumerate(launch_params):
+            record = emit.insert(record, v, i)
+        call_args.append(record)
+    emit(func.CallOp(name + BODY_SUFFIX, call_args, []))
+    emit(func.ReturnOp())
+
+    entry = func.FuncOp(name, ([a.type for a in block.args], []), Region(block))
+    attrs.set_kernel(entry, True)
+    attrs.set_base_name(entry, attrs.get_base_name(kernel))
+    attrs.set_orig_fn(entry, name + BODY_SUFFIX)
+    copy_kernel_attrs(entry, kernel)
+    entry.attributes[NVVM_KERNEL] = UnitAttr()
+    return entry
+
+
+def _rename_calls(module: ModuleOp, old: str, new: str) -> None:
+    for op in module.walk():
+        if isinstance(op, func.CallOp) and op.callee.string_value() == old:
+            replacement = func.CallOp(new, list(op.arguments), op.result_types)
+            replacement.attributes.update(op.attributes)
+            Rewriter.replace_op(op, replacement)
+
+
+@dataclass(frozen=True)
+class AddKernelWrapperNvptx(ModulePass):
+    """Give each entry-point kernel a PTX entry taking the flattened parameters."""
+
+    name = "add-kernel-wrapper-nvptx"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.dialects.builtin import StringAttr
+
+        for kernel in attrs.entry_points(op):
+            if NVVM_KERNEL in kernel.attributes:
+                continue  # already wrapped
+            name = kernel.sym_name.data
+            _rename_calls(op, name, name + BODY_SUFFIX)
+            kernel.sym_name = StringAttr(name + BODY_SUFFIX)
+            entry = build_entry(kernel, op, name)
+            Rewriter.insert_op(entry, InsertPoint.after(kernel))
+            attrs.set_kernel(kernel, False)
