@@ -168,8 +168,22 @@ class _Marshalled:
         self.shared_bytes = 0
 
 
+_I64 = tuple(np.int64(i) for i in range(1025))
+
+
+def _i64(v: int) -> np.int64:
+    return _I64[v] if 0 <= v <= 1024 else np.int64(v)
+
+
 def _memref(cp: Any, kernel: str, pos: int, info: ArgInfo, value: object,
             out: _Marshalled) -> None:
+    if type(value) is cp.ndarray and _fits(value, info):  # the common case, checked quickly
+        item = value.itemsize
+        out.params.append(value)
+        out.params.append(_I64[0])
+        out.params += [_i64(v) for v in value.shape]
+        out.params += [_i64(v // item) for v in value.strides]
+        return
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
     if isinstance(value, np.ndarray):
         host = value
@@ -213,23 +227,34 @@ def _memref(cp: Any, kernel: str, pos: int, info: ArgInfo, value: object,
             "type has an identity layout"
         )
     out.params.append(arr)
-    out.params.append(np.int64(0))
-    out.params += [np.int64(s) for s in arr.shape]
-    out.params += [np.int64(s // arr.itemsize) for s in arr.strides]
+    out.params.append(_I64[0])
+    out.params += [_i64(s) for s in arr.shape]
+    out.params += [_i64(s // arr.itemsize) for s in arr.strides]
+
+
+def _fits(arr: Any, info: ArgInfo) -> bool:
+    shape = info.shape or ()
+    return (
+        arr.dtype == np.dtype(info.dtype)
+        and arr.ndim == len(shape)
+        and (info.strided or arr.flags.c_contiguous)
+        and all(w is None or w == h for w, h in zip(shape, arr.shape, strict=True))
+        and not any(st % arr.itemsize for st in arr.strides)
+    )
 
 
 def _local(kernel: str, pos: int, info: ArgInfo, value: object, out: _Marshalled) -> None:
     shape = _local_shape(kernel, pos, info, value)
     itemsize = np.dtype(info.dtype).itemsize
     offset = -(-out.shared_bytes // abi.LOCAL_ARG_ALIGN) * abi.LOCAL_ARG_ALIGN
-    out.params.append(np.int64(offset))
-    out.params.append(np.int64(0))
-    out.params += [np.int64(s) for s in shape]
+    out.params.append(_i64(offset))
+    out.params.append(_I64[0])
+    out.params += [_i64(s) for s in shape]
     strides, acc = [], 1
     for s in reversed(shape):
         strides.append(acc)
         acc *= s
-    out.params += [np.int64(s) for s in reversed(strides)]
+    out.params += [_i64(s) for s in reversed(strides)]
     out.shared_bytes = offset + math.prod(shape) * itemsize
 
 
@@ -259,6 +284,12 @@ def marshal(info: KernelInfo, args: Sequence[object], cp: Any) -> _Marshalled:
     return out
 
 
+def _hashable(v: object) -> object:
+    if isinstance(v, list | tuple):
+        return tuple(int(x) if isinstance(x, np.integer) else x for x in v)
+    return int(v) if isinstance(v, np.integer) else v
+
+
 def launch_record(nd: NDRange, base: Sequence[int]) -> list[np.int64]:
     fields = [0] * abi.LAUNCH_FIELDS
     for d in range(3):
@@ -268,7 +299,7 @@ def launch_record(nd: NDRange, base: Sequence[int]) -> list[np.int64]:
         fields[abi.GROUP_BASE + d] = base[d]
         fields[abi.NUM_GROUPS + d] = nd.num_groups[d]
     fields[abi.WORK_DIM] = nd.work_dim
-    return [np.int64(v) for v in fields]
+    return [_i64(v) for v in fields]
 
 
 class CudaKernel:
@@ -281,6 +312,21 @@ class CudaKernel:
         self.function = module.function(info.symbol)
         self._shared_opt_in = DEFAULT_SHARED
         self._extra = extra_params
+        #: (global, local, offset) → (NDRange, [(grid, block, launch record)]): a repeated
+        #: launch skips the checks and the split
+        self._ranges: dict[tuple, tuple[NDRange, list[tuple]]] = {}
+
+    def _range(self, global_size, local_size, global_offset) -> tuple[NDRange, list[tuple]]:
+        key = (_hashable(global_size), _hashable(local_size), _hashable(global_offset))
+        found = self._ranges.get(key)
+        if found is None:
+            nd = self.ndrange(global_size, local_size, global_offset)
+            parts = [(grid, block, tuple(launch_record(nd, base)))
+                     for base, grid, block in launch_parts(nd)]
+            if len(self._ranges) > 64:
+                self._ranges.clear()
+            found = self._ranges[key] = (nd, parts)
+        return found
 
     def ndrange(self, global_size, local_size, global_offset) -> NDRange:
         info = self.info
@@ -300,13 +346,15 @@ class CudaKernel:
     def __call__(self, args: Sequence[object], global_size, local_size, global_offset,
                  profile: bool = False) -> float | None:
         cp = _require()
-        nd = self.ndrange(global_size, local_size, global_offset)
+        _, parts = self._range(global_size, local_size, global_offset)
         m = marshal(self.info, args, cp)
         if self._extra is not None:
             m.params += self._extra()
         if m.shared_bytes > self._shared_opt_in:
+            driver = cp.cuda.driver
+            attribute = getattr(driver, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
             try:
-                self.function.max_dynamic_shared_size_bytes = m.shared_bytes
+                driver.funcSetAttribute(self.function.ptr, attribute, m.shared_bytes)
             except Exception as e:  # noqa: BLE001 - the device's limit
                 raise LaunchError(
                     f"kernel '{self.info.name}': local memory arguments take {m.shared_bytes} "
@@ -318,9 +366,9 @@ class CudaKernel:
         if profile:
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record(stream)
-        for base, grid, block in launch_parts(nd):
-            params = (*m.params, *launch_record(nd, base))
-            self.function(grid, block, params, shared_mem=m.shared_bytes, stream=stream)
+        for grid, block, record in parts:
+            self.function(grid, block, (*m.params, *record), shared_mem=m.shared_bytes,
+                          stream=stream)
         if profile:
             end.record(stream)
         for device, host in m.copy_back:

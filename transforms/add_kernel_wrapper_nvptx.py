@@ -200,6 +200,7 @@ class AddKernelWrapperNvptx(ModulePass):
             if NVVM_KERNEL in kernel.attributes:
                 continue  # already wrapped
             name = kernel.sym_name.data
+            attrs.set_base_name(kernel, attrs.get_base_name(kernel))  # before the rename
             _rename_calls(op, name, name + BODY_SUFFIX)
             kernel.sym_name = StringAttr(name + BODY_SUFFIX)
             entry = build_entry(kernel, op, name)
