@@ -169,7 +169,6 @@ def run(quick: bool) -> dict:
     t = timeit(lambda: f((groups,), (256,), (x, partial)))
     row(f"work_group_reduce sum 2^{n.bit_length() - 1}", "NVRTC CUDA C++", t, 4 * n,
         ok=bool(cp.allclose(partial, want, rtol=1e-5)))
-    del x, partial, want
 
     # -- matmul ---------------------------------------------------------------------------
     m = 512 if quick else 2048
