@@ -851,7 +851,23 @@ def emit_module(
     for op, fn in funcs:
         if op.body.blocks:
             _define_function(op, fn, md)
+        if NVVM_KERNEL in op.attributes:
+            _annotate_nvvm_kernel(op, fn, out)
     return out
+
+
+def _annotate_nvvm_kernel(op: llvm.FuncOp, fn: ir.Function, module: ir.Module) -> None:
+    """A required work-group size becomes the entry's ``.reqntid`` (``nvvm.annotations``,
+    which LLVM reads as the kernel's ``nvvm.reqntid``): ptxas then sizes registers for it."""
+    reqd = attrs.get_reqd_work_group_size(op)
+    if reqd is None:
+        return
+    i32 = ir.IntType(32)
+    for axis, size in zip("xyz", reqd, strict=True):
+        module.add_named_metadata(
+            "nvvm.annotations", [fn, ir.MetaDataString(module, f"reqntid{axis}"),
+                                 ir.Constant(i32, size)]
+        )
 
 
 def emit_text(module: ModuleOp, **kwargs: Any) -> str:

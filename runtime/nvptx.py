@@ -6,6 +6,9 @@ PTX text; ``PtxModule`` keeps it with the kernel metadata. The cache lives besid
 objects (``$XMUX_CACHE_DIR/nvptx/<key>.ptx`` + ``.json``); the CUDA driver keeps its own
 cache of the machine code it builds from the PTX.
 
+Floating-point contraction: ``a * b + c`` may become one ``fma`` (``-nvptx-fma-level=1``), as
+nvcc and NVRTC do by default and OpenCL C allows by default (``FP_CONTRACT ON``).
+
 The architecture is ``XMUX_NVPTX_ARCH`` (``sm_90`` ...), else that of the current CUDA device
 when CuPy sees one, else ``sm_90`` (H100/H200).
 """
@@ -68,6 +71,9 @@ def machine(arch: str):
     import llvmlite.binding as llvm
 
     _init_targets()
+    # fuse a*b+c into fma as CUDA's compilers do by default (OpenCL C's FP_CONTRACT is on by
+    # default too): NVPTX contracts only when asked on the command line or with unsafe math
+    llvm.set_option("", "-nvptx-fma-level=1")
     target = llvm.Target.from_triple(abi.TRIPLE)
     return target.create_target_machine(cpu=arch, features=abi.PTX_FEATURES, opt=3)
 

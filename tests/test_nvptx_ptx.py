@@ -157,3 +157,9 @@ def test_launch_without_a_gpu_says_what_is_missing() -> None:
     args = [np.zeros(4, np.float32) if a.kind == "memref" else 1 for a in k.info.args]
     with pytest.raises(xmux.XmuxError, match="CuPy|CUDA device"):
         k(*args, global_size=(4,))
+
+
+def test_required_work_group_size_is_the_entry_reqntid() -> None:
+    ptx = _ptx(ROOT / "examples" / "matmul_tiled.mlir")
+    assert ".reqntid 16, 16, 1" in ptx
+    assert ptx.count("fma.rn.f32") >= 16  # a*b+c contracted, as CUDA's compilers do
