@@ -116,10 +116,12 @@ def _timer(cp):
 
 
 def run(quick: bool) -> dict:
-    import cupy as cp
-
     import xmux
     from xmux.runtime import cuda
+
+    if not cuda.available():
+        raise SystemExit("bench/gpu.py needs an NVIDIA GPU and CuPy (none here)")
+    import cupy as cp
 
     timeit = _timer(cp)
     nvrtc = cp.RawModule(code=CUDA, options=("-std=c++17",))

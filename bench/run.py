@@ -1176,7 +1176,18 @@ def main() -> int:
                     help="measure only these comma-separated steady-state groups (kernel names, "
                     "threads, threads_vecadd, barrier_probe); skips the other phases")
     ap.add_argument("--compile-child", metavar="KERNEL", help=argparse.SUPPRESS)
+    ap.add_argument("--gpu", action="store_true",
+                    help="the NVPTX target against NVRTC-compiled CUDA C++ instead (bench/gpu.py;"
+                    " needs an NVIDIA GPU and CuPy; --quick and --json apply)")
     args = ap.parse_args()
+    if args.gpu:
+        import gpu
+
+        result = gpu.run(args.quick)
+        gpu.report(result)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1))
+        return 0 if all(r["ok"] for r in result["rows"]) else 1
     if args.compile_child:
         return compile_child(args.compile_child, args.quick)
 
