@@ -215,6 +215,25 @@ class HostProgram:
             raise LaunchError(f"kernel launch failed: {first}") from first
 
 
+def _emit(file: str, target: str, what: str) -> int:
+    """``--emit``: the module's kernels compiled for ``target``, printed (FileCheck tests of
+    PTX run without a GPU)."""
+    from xmux import api
+
+    try:
+        if what == "ptx" and target != "nvptx":
+            raise XmuxError("--emit ptx needs --target nvptx")
+        prog = api.compile(Path(file), target=target, cache=False)
+        text = prog.ptx if what == "ptx" else prog.llvm_ir
+    except Exception as e:
+        if not is_user_error(e):
+            raise
+        print(format_error(e), file=sys.stderr)
+        return 1
+    print(text, end="" if text.endswith("\n") else "\n")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="xmux-run", description=__doc__.splitlines()[0])
     ap.add_argument("file", help="MLIR file with kernels and a host func.func @main")
@@ -253,7 +272,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="accepted and ignored: the runner and GPU runtimes are built in",
     )
+    ap.add_argument(
+        "--emit",
+        choices=("ptx", "llvm"),
+        help="print the kernels' target code instead of running @main: PTX (--target nvptx) "
+        "or the LLVM IR of the target (no @main needed)",
+    )
     args = ap.parse_args(argv)
+    if args.emit:
+        return _emit(args.file, args.target, args.emit)
     try:
         from xmux.api import read_source_file
 

@@ -139,7 +139,8 @@ def compile_nvptx(
         )
     for info in infos:
         info.symbol = info.name  # the PTX entry is named after the kernel
-    ir_text = emit_text(module, triple=nvptx_abi.TRIPLE)
+    ir_text = emit_text(module, triple=nvptx_abi.TRIPLE,
+                        data_layout=str(_ptx.machine(arch).target_data))
     infos_json = dump_kernel_infos(infos)
     compiled = _ptx.compile_ir(
         ir_text, arch=arch, kernel_infos_json=infos_json, cache_key=key,
