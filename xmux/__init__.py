@@ -14,6 +14,18 @@ from xmux.interpret import interpret
 from xmux.runtime.checks import CheckError
 from xmux.runtime.launch import LocalMemory
 
+
+
+def __getattr__(name: str) -> object:
+    """``xmux.pipelines`` without importing it first (loaded on first use: it imports xDSL's
+    pass machinery, which ``import xmux`` alone does not need)."""
+    if name == "pipelines":
+        import importlib
+
+        return importlib.import_module("xmux.pipelines")
+    raise AttributeError(f"module 'xmux' has no attribute {name!r}")
+
+
 __all__ = [
     "CheckError",
     "Kernel",
@@ -27,5 +39,6 @@ __all__ = [
     "compile",
     "empty",
     "interpret",
+    "pipelines",
     "zeros",
 ]

@@ -485,6 +485,15 @@ def compile(  # noqa: A001 - the public name in the contract
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program``.
 
+    ``pipeline`` replaces the default pass pipeline: a list of passes
+    (``xmux.pipelines.cpu()`` with your own spliced in) or the textual form ``xmux-opt -p``
+    takes (``"lower-spec-constants{mode=emulated},...,convert-to-llvm"``); it must end in the
+    llvm dialect. ``threads`` is the default number of worker threads of this program's
+    launches (default: the cores; a launch's ``threads=`` overrides it). ``cache`` (default
+    ``XMUX_CACHE``, on) keeps compiled objects in memory and on disk (``XMUX_CACHE_DIR``,
+    default ``~/.cache/xmux``), keyed on the source, the pipeline, the host CPU and xmux's
+    own code.
+
     ``spec_constants`` picks how specialization constants are lowered by the default
     pipeline: ``"native"`` (the kernel is JIT-specialized for each distinct value set, so LLVM
     sees the values as literals) or ``"emulated"`` (a runtime buffer, one compiled kernel);
@@ -515,6 +524,10 @@ def compile(  # noqa: A001 - the public name in the contract
     """
     if target not in ("cpu", "nvptx"):
         raise XmuxError(f"xmux.compile: target must be 'cpu' or 'nvptx', got {target!r}")
+    if isinstance(pipeline, str):
+        from xmux import pipelines as _pipelines
+
+        pipeline = _pipelines.parse(pipeline)
     if target == "nvptx":
         return _compile_nvptx(  # type: ignore[return-value]
             source, pipeline, cache, spec_constants, spec_padding,

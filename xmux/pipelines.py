@@ -194,6 +194,19 @@ def for_target(target: str, **options: object) -> list[ModulePass]:
     return cpu(**options) if target == "cpu" else nvptx(**options)  # type: ignore[arg-type]
 
 
+def parse(text: str) -> list[ModulePass]:
+    """The passes of a textual pipeline, as ``xmux-opt -p`` takes it:
+    ``parse("lower-spec-constants{mode=emulated},convert-to-llvm")``."""
+    from xdsl.passes import PassPipeline
+
+    from xmux.errors import XmuxError
+
+    try:
+        return list(PassPipeline.parse_spec(get_all_passes(), text).passes)
+    except Exception as e:  # noqa: BLE001 - xDSL raises several kinds for a bad spec
+        raise XmuxError(f"cannot parse the pipeline {text!r}: {e}") from None
+
+
 def spec(passes: Sequence[ModulePass]) -> str:
     """The textual pipeline (as for ``xmux-opt -p``) of a pass list."""
     return ",".join(str(p.pipeline_pass_spec()) for p in passes)
