@@ -46,3 +46,12 @@ def test_every_compile_argument_is_documented() -> None:
         if name == "source":
             continue
         assert f"``{name}``" in doc, name
+
+
+def test_xmux_opt_help_lists_pass_options() -> None:
+    from xmux.cli import pass_options_help
+
+    text = pass_options_help()
+    assert "work-item-loops{" in text and "vector-width=0" in text
+    assert "lower-spec-constants{mode=native" in text
+    assert "convert-to-llvm{target=cpu}" in text

@@ -15,7 +15,6 @@ from xmux.runtime.checks import CheckError
 from xmux.runtime.launch import LocalMemory
 
 
-
 def __getattr__(name: str) -> object:
     """``xmux.pipelines`` without importing it first (loaded on first use: it imports xDSL's
     pass machinery, which ``import xmux`` alone does not need)."""

@@ -27,6 +27,8 @@ class XmuxOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = pass_options_help()
         arg_parser.add_argument(
             "--print-ir-after-all",
             action="store_true",
@@ -73,6 +75,30 @@ class XmuxOptMain(xDSLOptMain):
             print(f"  Total: {total * 1e3:.3f} ms", file=sys.stderr)
             for name, t in self.timings:
                 print(f"  {t * 1e3:10.3f} ms  {name}", file=sys.stderr)
+
+
+def pass_options_help() -> str:
+    """xmux's passes with their options and defaults (``pass{option=default}``), for
+    ``--help``: the first line of each pass's docstring follows."""
+    import dataclasses
+
+    from xmux.registry import _discover_passes
+
+    lines = ["xmux passes (options as -p 'name{option=value}'; docs/passes.md has more):"]
+    for name, cls in sorted(_discover_passes().items()):
+        options = []
+        for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+            if f.name == "name" or not f.init:
+                continue
+            default = f.default if f.default is not dataclasses.MISSING else "?"
+            value = str(default).lower() if isinstance(default, bool) else default
+            options.append(f"{f.name.replace('_', '-')}={value}")
+        head = name + ("{" + " ".join(options) + "}" if options else "")
+        summary = (cls.__doc__ or "").strip().splitlines()
+        lines.append(f"  {head}")
+        if summary and not summary[0].startswith(cls.__name__ + "("):  # dataclass's own doc
+            lines.append(f"      {summary[0]}")
+    return "\n".join(lines)
 
 
 def opt_main(argv: Sequence[str] | None = None) -> int:
