@@ -1,7 +1,29 @@
-"""The ``xdsl.universe`` entry point: plain ``xdsl-opt`` sees xmux's dialects and passes."""
+"""The ``xdsl.universe`` entry point: plain ``xdsl-opt`` sees xmux's dialects and passes.
+
+Under ``xdsl-opt`` itself, an error of xmux's (an ``XmuxError`` naming the pass, op or
+kernel at fault) that reaches the top is printed as one ``error: ...`` line, as ``xmux-opt``
+prints it, instead of a traceback through xDSL's driver; other exceptions keep theirs.
+"""
+
+import os
+import sys
 
 from xdsl.universe import Universe
 
 from xmux.registry import get_all_dialects, get_all_passes
 
 XMUX_UNIVERSE = Universe(all_dialects=get_all_dialects(), all_passes=get_all_passes())
+
+
+def _one_line_errors(kind, value, traceback) -> None:  # noqa: ANN001 - sys.excepthook's
+    from xmux.errors import XmuxError, format_error
+
+    if isinstance(value, XmuxError):
+        print(format_error(value), file=sys.stderr)
+        return
+    _default_hook(kind, value, traceback)
+
+
+_default_hook = sys.excepthook
+if os.path.basename(sys.argv[0] if sys.argv else "") == "xdsl-opt":
+    sys.excepthook = _one_line_errors
