@@ -101,9 +101,10 @@ from xmux.dialects.oacc import Level
 from xmux.errors import XmuxError
 from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
 from xmux.transforms.openacc.expand_cpu import INDEX, VECTOR_BUFFER, CpuExpander
+from xmux.transforms.openacc.expand_ptx import PtxExpander
 from xmux.transforms.openacc.oacc_kernels import Kernel, collect_kernels, error, op_where
 
-TARGETS = ("host", "cpu")
+TARGETS = ("host", "cpu", "ptx")
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,7 +198,7 @@ class ExpandOaccReductions(ModulePass):
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        ex = CpuExpander(op, kernels, recipes)
+        ex = (PtxExpander if self.target == "ptx" else CpuExpander)(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()
