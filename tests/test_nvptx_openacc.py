@@ -28,8 +28,15 @@ KERNEL = "acc_sum_acc_parallel_0"
 gpu = pytest.mark.skipif(not cuda.available(), reason="no CUDA device (CuPy)")
 
 
+DTYPES = {"f32": np.float32, "f64": np.float64}
+
+
 def _sum_source(t: str, gangs: int, workers: int, vl: int, op: str = "addf") -> str:
-    return SUM.format(t=t, gangs=gangs, workers=workers, vl=vl).replace("arith.addf", f"arith.{op}")
+    """bench/acc_sum.py's program; ``op`` replaces the recipe's combiner (mulf: identity 1)."""
+    text = SUM.format(t=t, gangs=gangs, workers=workers, vl=vl)
+    if op == "mulf":
+        text = text.replace("arith.constant 0.0 :", "arith.constant 1.0 :")
+    return text.replace("arith.addf", f"arith.{op}")
 
 
 def _ptx(t: str, workers: int, vl: int, op: str = "addf") -> str:
@@ -122,8 +129,8 @@ SIZES = [(nw, vl) for vl in (1, 8, 24, 32, 64, 128) for nw in (1, 3, 4)]
 def test_sum_on_gpu(t: str, nw: int, vl: int) -> None:
     gangs, n = 13, 100_003
     k = xmux.compile(_sum_source(t, gangs, nw, vl), target="nvptx")[KERNEL]
-    x = (np.arange(n) % 7).astype(t)  # integers: every order of the sum is exact
-    total = np.full((), 0.5, t)
+    x = (np.arange(n) % 7).astype(DTYPES[t])  # integers: every order of the sum is exact
+    total = np.full((), 0.5, DTYPES[t])
     k(x, total, n, global_size=(gangs * vl, nw), local_size=(vl, nw))
     assert float(total) == 0.5 + float(np.sum(x, dtype=np.float64))
 
@@ -142,6 +149,27 @@ def test_lock_and_max_on_gpu(op: str, want: float) -> None:
     total = np.ones(())
     k(x, total, n, global_size=(gangs * 32, 4), local_size=(32, 4))
     assert float(total) == want
+
+
+#: worker 0 / lane 0 increments a[0] (a neutered write in worker- and vector-single mode),
+#: every work-item then reads a[0] and the worker-vector loop stores what it read (1 gang of
+#: 32 workers x 32 lanes)
+RACE = (ROOT / "tests" / "filecheck" / "convert_acc_to_oacc" / "modes_racy_read.mlir").read_text()
+
+
+@pytest.mark.parametrize("target", [
+    "cpu", pytest.param("nvptx", marks=gpu)])
+def test_single_mode_read_after_neutered_write(target: str) -> None:
+    """1024 threads of one CTA run the single-mode code concurrently on a GPU: the read of
+    a[0] by the other workers may come before worker 0's write, so convert-acc-to-oacc
+    broadcasts the value worker 0 read (modes.py: racy reads are varying)."""
+    k = xmux.compile(RACE, target=target)["race_acc_parallel_0"]
+    a = np.array([41], np.int32)
+    n = 1 << 14
+    b = np.zeros(n, np.int32)
+    k(a, b, n, global_size=(32, 32), local_size=(32, 32))
+    assert a[0] == 42
+    assert np.unique(b).tolist() == [42]
 
 
 PORTS = {
