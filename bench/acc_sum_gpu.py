@@ -90,8 +90,11 @@ def measure(t: str, log2: int, gangs: int, reps: int) -> dict:
     run_raw()
     cp.cuda.runtime.deviceSynchronize()
     got["nvrtc"] = float(total)
+    # each gang's partial is exact (small integers); the atomic adds into the total round
+    # at its magnitude: ~2^-24 relative per gang in f32
+    rtol = 1e-4 if t == "f32" else 1e-12
     for name, v in got.items():
-        if abs(v - exact) > 1e-6 * exact:
+        if abs(v - exact) > rtol * exact:
             sys.exit(f"{name} sum {v} != {exact}")
     xs, rs = [], []
     dst = cp.empty_like(x)
