@@ -7,8 +7,10 @@ and compiled at run time by NVRTC (CuPy's RawKernel), kernel times by CUDA event
 
 Both kernels get the same launch: G gangs (blocks) of ``vector_length(32) x num_workers(4)``
 threads, a contiguous chunk of the array per gang, shuffles within warps, per-warp partials in
-shared memory and one ``atomicAdd`` per block. Also printed: a device-to-device copy of the
-array (bandwidth reference). Goal: xmux ÷ NVRTC ≤ 1.2.
+shared memory and one ``atomicAdd`` per block (``bench/gpu.py`` has the f32 sum against a
+grid-stride CUDA kernel). Times: CUDA events around back-to-back launches (each with the
+reset of the total), median of 7 rounds; also a device-to-device copy of the array
+(bandwidth reference). Goal: xmux ÷ NVRTC ≤ 1.2.
 """
 
 from __future__ import annotations
@@ -46,16 +48,20 @@ extern "C" __global__ void sum_T(const T* x, T* sum, long long n) {
 """
 
 
-def _events(cp, fn, reps: int) -> list[float]:
+def _timed(cp, fn, reps: int = 10, rounds: int = 7) -> float:
+    """Seconds per call: CUDA events around ``reps`` back-to-back calls (the queue stays
+    full: the host's launch cost is hidden, for both kernels alike), median of ``rounds``."""
+    fn()
     out = []
-    for _ in range(reps):
+    for _ in range(rounds):
         a, b = cp.cuda.Event(), cp.cuda.Event()
         a.record()
-        fn()
+        for _ in range(reps):
+            fn()
         b.record()
         b.synchronize()
-        out.append(cp.cuda.get_elapsed_time(a, b) / 1e3)
-    return out
+        out.append(cp.cuda.get_elapsed_time(a, b) / 1e3 / reps)
+    return statistics.median(out)
 
 
 def measure(t: str, log2: int, gangs: int, reps: int) -> dict:
@@ -74,21 +80,18 @@ def measure(t: str, log2: int, gangs: int, reps: int) -> dict:
     ctype = {"f32": "float", "f64": "double"}[t]
     raw = cp.RawKernel(CUDA.replace("sum_T", f"sum_{t}").replace("T", ctype), f"sum_{t}")
 
-    def run_xmux() -> float:
+    def run_xmux() -> None:
         total.fill(0)
-        p = k(x, total, n, global_size=(gangs * VL, WORKERS), local_size=(VL, WORKERS),
-              profile=True)
-        return p.seconds
+        k(x, total, n, global_size=(gangs * VL, WORKERS), local_size=(VL, WORKERS))
 
     def run_raw() -> None:
+        total.fill(0)
         raw((gangs,), (VL, WORKERS), (x, total, np.int64(n)))
 
     got = {}
     run_xmux()
     got["xmux"] = float(total)
-    total.fill(0)
     run_raw()
-    cp.cuda.runtime.deviceSynchronize()
     got["nvrtc"] = float(total)
     # each gang's partial is exact (small integers); the atomic adds into the total round
     # at its magnitude: ~2^-24 relative per gang in f32
@@ -96,15 +99,10 @@ def measure(t: str, log2: int, gangs: int, reps: int) -> dict:
     for name, v in got.items():
         if abs(v - exact) > rtol * exact:
             sys.exit(f"{name} sum {v} != {exact}")
-    xs, rs = [], []
     dst = cp.empty_like(x)
-    copy = _events(cp, lambda: dst.__setitem__(Ellipsis, x), reps)
-    for _ in range(reps):  # interleaved
-        xs.append(run_xmux())
-        total.fill(0)
-        rs.extend(_events(cp, run_raw, 1))
+    tc = _timed(cp, lambda: dst.__setitem__(Ellipsis, x), reps)
+    tx, tr = _timed(cp, run_xmux, reps), _timed(cp, run_raw, reps)
     nbytes = n * x.itemsize
-    tx, tr, tc = statistics.median(xs), statistics.median(rs), statistics.median(copy)
     return {"type": t, "n": n, "gangs": gangs, "xmux_ms": tx * 1e3, "nvrtc_ms": tr * 1e3,
             "ratio": tx / tr, "xmux_GBs": nbytes / tx / 1e9, "nvrtc_GBs": nbytes / tr / 1e9,
             "copy_GBs": 2 * nbytes / tc / 1e9}
@@ -113,7 +111,7 @@ def measure(t: str, log2: int, gangs: int, reps: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--log2", type=int, default=None, help="log2 of the element count")
-    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--reps", type=int, default=10, help="launches per timed round")
     ap.add_argument("--gangs", type=int, default=None, help="default: 8 per SM")
     args = ap.parse_args()
     import cupy as cp

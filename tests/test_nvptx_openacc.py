@@ -135,6 +135,37 @@ def test_sum_on_gpu(t: str, nw: int, vl: int) -> None:
     assert float(total) == 0.5 + float(np.sum(x, dtype=np.float64))
 
 
+def _dynamic_source(t: str, gangs: int) -> str:
+    """The sum with num_workers / vector_length from @acc_sum's arguments (not constants):
+    the kernel's worker and vector sizes are known at run time only."""
+    text = SUM.format(t=t, gangs=gangs, workers=0, vl=0)
+    text = text.replace("  %nw = arith.constant 0 : i32\n", "")
+    text = text.replace("  %vl = arith.constant 0 : i32\n", "")
+    return text.replace("%n: index)", "%n: index, %nw: i32, %vl: i32)")
+
+
+def test_dynamic_sizes_ptx() -> None:
+    """Sizes known at run time: lane values and worker slots in buffers for the largest
+    work-group (1024), no shuffles."""
+    ptx = xmux.compile(_dynamic_source("f64", 13), target="nvptx", cache=False).ptx
+    assert "shfl" not in ptx
+    assert "__oacc_worker_red_f64[8192]" in ptx and "__oacc_vector_red_f64[8192]" in ptx
+
+
+DYNAMIC = [(3, 24), (2, 64), (4, 8), (1, 1), (8, 128)]
+
+
+@gpu
+@pytest.mark.parametrize(("nw", "vl"), DYNAMIC, ids=[f"w{w}v{v}" for w, v in DYNAMIC])
+def test_dynamic_sizes_on_gpu(nw: int, vl: int) -> None:
+    gangs, n = 13, 100_003
+    k = xmux.compile(_dynamic_source("f64", gangs), target="nvptx")[KERNEL]
+    x = (np.arange(n) % 7).astype(np.float64)
+    total = np.full((), 0.5)
+    k(x, total, n, global_size=(gangs * vl, nw), local_size=(vl, nw))
+    assert float(total) == 0.5 + float(np.sum(x))
+
+
 @gpu
 @pytest.mark.parametrize(("op", "want"), [("mulf", 2.0**-3), ("maxnumf", 6.0)])
 def test_lock_and_max_on_gpu(op: str, want: float) -> None:
