@@ -11,6 +11,11 @@ shared memory and one ``atomicAdd`` per block (``bench/gpu.py`` has the f32 sum 
 grid-stride CUDA kernel). Times: CUDA events around back-to-back launches (each with the
 reset of the total), median of 7 rounds; also a device-to-device copy of the array
 (bandwidth reference). Goal: xmux ÷ NVRTC ≤ 1.2.
+
+On an H100 80GB HBM3 (2026-11-27, 1056 gangs, copy ~2990 GB/s): f32 2^27 0.209 ms vs NVRTC
+0.216 ms (0.97×, 2573 GB/s), f64 2^26 0.193 vs 0.191 ms (1.01×, 2779 GB/s). Both are
+memory-bound: the borrowed ``target=cpu`` expansion measured 0.212 / 0.205 ms in the same run
+(the reduction epilogue runs once per gang).
 """
 
 from __future__ import annotations
