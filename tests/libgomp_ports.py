@@ -72,7 +72,7 @@ class Config:
     writes its own num_workers / vector_length, so one compiled module covers several sizes and
     two shifts give every construct two of them."""
 
-    target: str  # cpu | host
+    target: str  # cpu | host | nvptx (the cpu expansion's sizes, kernels on the GPU)
     shift: int = 0
 
     def gangs(self, ng: int) -> int:
@@ -80,11 +80,13 @@ class Config:
         return 1 if self.target == "host" else ng
 
     def __str__(self) -> str:
-        return f"{self.target}{self.shift}" if self.target == "cpu" else self.target
+        return self.target if self.target == "host" else f"{self.target}{self.shift}"
 
 
 #: cpu at two rotations of DIMS, and the host target (one work-item: sizes do not matter)
 CONFIGS = [Config("cpu", 0), Config("cpu", 3), Config("host")]
+#: the same rotations with the kernels on the GPU (tests/test_nvptx_openacc.py)
+GPU_CONFIGS = [Config("nvptx", 0), Config("nvptx", 3)]
 
 
 def const(t: str, v) -> str:
@@ -499,7 +501,10 @@ def run(m: Module) -> list[tuple[Result, np.ndarray]]:
     """Compile and run the module's ``@main`` on ``m.cfg.target``; the decoded results."""
     from xmux.runtime.runner import HostProgram
 
-    prog = HostProgram(m.text(), name=f"<port {m.cfg}>", oacc_target=m.cfg.target)
+    gpu = m.cfg.target == "nvptx"
+    prog = HostProgram(m.text(), name=f"<port {m.cfg}>",
+                       oacc_target="cpu" if gpu else m.cfg.target,
+                       target="nvptx" if gpu else "cpu")
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         prog.run_main()

@@ -1,4 +1,4 @@
-"""expand-oacc-reductions{target=host|cpu}: GCC's OpenACC builtins → plain SIMT code.
+"""expand-oacc-reductions{target=host|cpu|ptx}: GCC's OpenACC builtins → plain SIMT code.
 
 The oacc-xform analogue of ``reference/openacc-reductions-gcc.txt``: expands the ``oacc``
 builtins that ``convert-acc-to-oacc`` placed in OpenACC kernels (``func.func`` with
@@ -6,6 +6,8 @@ builtins that ``convert-acc-to-oacc`` placed in OpenACC kernels (``func.func`` w
 as a single thread. ``target=cpu`` (default) runs gangs as work-groups on the thread pool and
 workers / vector lanes as work-items (level → NDRange dimension from ``oacc.level_dims``:
 gang = group dimension 0, worker = local dimension 1, vector = local dimension 0).
+``target=ptx`` (``pipelines.nvptx()``) maps the levels the same way onto an NVIDIA GPU, where
+the threads of a work-group (CTA) run concurrently: the reference's PTX design.
 
 **host** — ``mux.launch`` of every OpenACC kernel: global = local = 1 in every dimension;
 ``mux.reqd_work_group_size`` = (1, 1, 1); ``oacc.dim_pos`` → 0, ``oacc.dim_size`` → 1;
@@ -35,6 +37,33 @@ linear id 0, worker: vector position 0, vector: every lane).
   the loop); teardown folds the worker's ``vl`` values in lane order (every lane gets the same
   value), so the join barrier separates the stores from the folds and the next fork barrier
   the folds from the next stores.
+
+**ptx** — the cpu rule for who performs a fini, with GCC's PTX mechanisms (threads of a CTA
+are not ordered, so every exchange goes through a barrier, a warp shuffle or an atomic):
+
+- vector, when a vector group lies within a warp (static vector_length dividing 32, vector =
+  local dimension 0: a worker's lanes are consecutive threads of one warp): setup V = LOCAL,
+  init V = pos ? init_val : LOCAL, fini a butterfly of ``llvm.nvvm.shfl.sync.bfly.i32``
+  (offsets vl/2 … 1; i64/f64 as two words) over the group's lanes (mask ``(2^vl − 1) <<
+  (llid − lane) mod 32``): every lane gets the result; teardown V = LOCAL; fork/join
+  ``llvm.nvvm.bar.warp.sync`` on that mask. A static multiple of 32: each warp shuffles, its
+  lane 0 writes the warp's partial to ``@__oacc_vector_red_<T>[row][worker·vl/32 +
+  lane/32]``, the join barrier, teardown folds the group's vl/32 partials. Any other length
+  (or a dynamic one): every lane writes its value, teardown folds vl values in lane order.
+  vector_length 1: no exchange at all.
+- fork/join: gang vanish; worker ``mux.work_group_barrier`` (``bar.sync``); vector inside
+  worker-partitioned code (or with one worker) as above, else a work-group barrier (in
+  worker-single code every worker reads what worker 0 wrote).
+- worker: no lock. setup V = LOCAL; init V = worker pos ? init_val : LOCAL; fini: vector lane
+  0 writes LOCAL to its worker's slot ``@__oacc_worker_red_<T>[row][worker]`` (a row per
+  (lid, rid, part), rows reused across loops: the next loop's fork barrier separates them);
+  the join barrier; teardown folds the nw slots in worker order (every thread the same
+  value).
+- gang: as cpu, with one ``llvmx.atomicrmw … syncscope("device") monotonic`` per gang (the
+  result is read after the launch; LLVM expands what PTX lacks into a cmpxchg loop), else the
+  gang lock ``@__oacc_gang_lock`` in global memory at device scope: cmpxchg 0 → 1
+  ``acquire`` loop + ``fence acquire``, then ``fence release`` + ``xchg 0 release`` (PTX:
+  ``atom.acquire.gpu.cas``, ``fence.acq_rel.gpu``).
 
 i8/i16 are promoted to i32 in the buffers; complex values are decomposed into their two parts
 (separate slots/rows). ``init_val``: add 0, mul 1, max lowest, min highest, and all ones,
@@ -78,6 +107,14 @@ After, target=cpu (f32 add has an atomic: no lock)::
       %6 = llvmx.atomicrmw fadd %5, %s acq_rel : !llvm.ptr, f32
     }
 
+After, target=ptx: the same with ``llvmx.atomicrmw fadd %5, %s syncscope("device")
+monotonic``; a vector fini at vector_length(32)::
+
+    %b = arith.bitcast %v : f32 to i32
+    %s = llvm.call_intrinsic "llvm.nvvm.shfl.sync.bfly.i32"(%all, %b, %c16, %c31)
+         : (i32, i32, i32, i32) -> i32
+    %v1 = arith.addf %v, (arith.bitcast %s : i32 to f32)      // ... offsets 8, 4, 2, 1
+
 After, target=host (and the kernel's ``mux.launch`` gets global = local = 1)::
 
     %a1 = memref.load %r[] : memref<f32>
@@ -101,9 +138,10 @@ from xmux.dialects.oacc import Level
 from xmux.errors import XmuxError
 from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
 from xmux.transforms.openacc.expand_cpu import INDEX, VECTOR_BUFFER, CpuExpander
+from xmux.transforms.openacc.expand_ptx import PtxExpander
 from xmux.transforms.openacc.oacc_kernels import Kernel, collect_kernels, error, op_where
 
-TARGETS = ("host", "cpu")
+TARGETS = ("host", "cpu", "ptx")
 
 
 # ---------------------------------------------------------------------------------------
@@ -160,8 +198,8 @@ def uses_capacity_buffer(module: ModuleOp, kernel: func.FuncOp) -> bool:
 
 @dataclass(frozen=True)
 class ExpandOaccReductions(ModulePass):
-    """Expand the oacc builtins of OpenACC kernels for one thread (host) or the thread pool
-    (cpu)."""
+    """Expand the oacc builtins of OpenACC kernels for one thread (host), the thread pool
+    (cpu) or an NVIDIA GPU (ptx)."""
 
     name = "expand-oacc-reductions"
 
@@ -197,7 +235,7 @@ class ExpandOaccReductions(ModulePass):
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        ex = CpuExpander(op, kernels, recipes)
+        ex = (PtxExpander if self.target == "ptx" else CpuExpander)(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()

@@ -180,7 +180,7 @@ def nvptx(
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "lower-sub-group-collectives": {"sub_group_size": 32},
         "convert-gpu-to-mux": {"sub_group_size": 32},
-        "expand-oacc-reductions": {"target": "cpu"},
+        "expand-oacc-reductions": {"target": "ptx"},
         "convert-to-llvm": {"target": "nvptx"},
     }
     names = [*NVPTX_KERNEL_STAGES, *LOWERING_STAGES]

@@ -15,8 +15,10 @@ regions included). At each op the *single levels* are worker and vector minus th
   where the op does not run (it would trap). Pure ops, reads and private stores stay redundant:
   every work-item computes them, so private copies of gang/worker-level variables stay equal.
 * **Broadcast**: values that may differ between the work-items sharing a single mode (results
-  of neutered ops, ``oacc.dim_pos`` of an inner level, and what is computed or loaded from
-  private memory from them: *varying* values) and are used in a partitioned region are
+  of neutered ops, ``oacc.dim_pos`` of an inner level, what is computed or loaded from
+  private memory from them, and single-mode reads of shared memory that a neutered op of
+  those levels writes — on a GPU the other positions run concurrently with position 0, so
+  they may read before its write: *varying* values) and are used in a partitioned region are
   broadcast at its fork: before ``oacc.fork L`` the work-item at position 0 of the single
   levels stores them to a work-group local buffer (``memref.global`` in memory space 3, one
   per kernel and element type; a vector fork inside worker-partitioned code has a row per
@@ -93,6 +95,27 @@ def private_root(v: SSAValue, kernel: func.FuncOp) -> SSAValue | None:
             v = o.operands[0]
             continue
         return None
+    return None
+
+
+def shared_root(v: SSAValue) -> SSAValue:
+    """The memref a view of shared memory views (a kernel argument, a global, ...)."""
+    for _ in range(32):
+        o = v.owner
+        if not isinstance(o, _VIEWS):
+            return v
+        v = o.operands[0]
+    return v
+
+
+def _written_root(op: Operation) -> SSAValue | None:
+    """The shared memref a neutered op writes; None where it may write any."""
+    if isinstance(op, memref.StoreOp):
+        return shared_root(op.memref)
+    if isinstance(op, memref.CopyOp):
+        return shared_root(op.destination)
+    if isinstance(op, acc.AtomicUpdateOp | acc.AtomicWriteOp):
+        return shared_root(op.x)
     return None
 
 
@@ -187,6 +210,8 @@ class ModeAnalysis:
         self.control: list[tuple[Operation, Levels]] = []  # ops holding forks, forked set
         self.vary: dict[SSAValue, Levels] = {}
         self.priv_vary: dict[SSAValue, Levels] = {}
+        #: shared memref (None: any) -> single levels of the neutered ops that write it
+        self.racy: dict[SSAValue | None, Levels] = {}
         self.slots: dict[str, int] = {}  # buffer name -> slots used
         self.buffer_types: dict[str, MemRefType] = {}
 
@@ -261,7 +286,8 @@ class ModeAnalysis:
                 continue  # uniform by the expansion's design
             elif isinstance(op, memref.LoadOp):
                 root = private_root(op.memref, self.kernel)
-                pv = self.priv_vary.get(root, frozenset()) if root is not None else frozenset()
+                pv = (self.priv_vary.get(root, frozenset()) if root is not None
+                      else self._racy(op, op.memref))
                 idx = frozenset().union(*(self._v(v) for v in op.indices))
                 changed |= self._set(op.results, pv | idx)
             elif isinstance(op, memref.StoreOp | memref.CopyOp):
@@ -273,7 +299,8 @@ class ModeAnalysis:
                     src: Levels = ins & self.single.get(op, frozenset())
                     if isinstance(op, memref.CopyOp):
                         r2 = private_root(op.source, self.kernel)
-                        pv = self.priv_vary.get(r2, frozenset()) if r2 else frozenset()
+                        pv = (self.priv_vary.get(r2, frozenset()) if r2 is not None
+                              else self._racy(op, op.source))
                         src = src | (pv & self.single.get(op, frozenset()))
                     old = self.priv_vary.get(root, frozenset())
                     if not src <= old:
@@ -305,8 +332,19 @@ class ModeAnalysis:
                         roots.add(root)
         return roots
 
+    def _racy(self, op: Operation, m: SSAValue) -> Levels:
+        """The single levels at which a read of shared ``m`` by ``op`` may differ between
+        the positions: a neutered op of those levels writes ``m`` (or anything), and the
+        other positions run concurrently with position 0 on a GPU (no barrier orders the
+        write and the read inside a single-mode region)."""
+        lv = self.racy.get(None, frozenset()) | self.racy.get(shared_root(m), frozenset())
+        return lv & self.single.get(op, frozenset())
+
     def analyse(self) -> None:
         self._walk(self.kernel.body.block, frozenset())
+        for op in self.neuter:
+            key = _written_root(op)
+            self.racy[key] = self.racy.get(key, frozenset()) | self.single[op]
         for _ in range(8):
             if not self._vary_pass():
                 break

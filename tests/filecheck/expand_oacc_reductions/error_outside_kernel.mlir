@@ -9,4 +9,4 @@ func.func @helper(%a: f32) -> f32 {
 }
 
 // CHECK: error: expand-oacc-reductions: 'oacc.reduction_fini' in @helper: oacc builtins are only valid inside an OpenACC kernel (a func.func with oacc.dims, as convert-acc-to-oacc outlines acc.parallel)
-// TARGET: error: expand-oacc-reductions: target must be one of host, cpu, got 'gpu'
+// TARGET: error: expand-oacc-reductions: target must be one of host, cpu, ptx, got 'gpu'
