@@ -298,12 +298,15 @@ class CudaKernel:
         return nd
 
     def __call__(self, args: Sequence[object], global_size, local_size, global_offset,
-                 profile: bool = False) -> float | None:
+                 profile: bool = False, extra: Sequence[Any] = ()) -> float | None:
+        """Launch; ``extra``: hidden parameters after the user's (the emulated
+        specialization-constant buffer), before the launch record."""
         cp = _require()
         nd = self.ndrange(global_size, local_size, global_offset)
         m = marshal(self.info, args, cp)
         if self._extra is not None:
             m.params += self._extra()
+        m.params += extra
         if m.shared_bytes > self._shared_opt_in:
             try:
                 self.function.max_dynamic_shared_size_bytes = m.shared_bytes
