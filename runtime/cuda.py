@@ -16,6 +16,8 @@ the CPU. The launch record and the split of a non-uniform NDRange follow
 from __future__ import annotations
 
 import math
+import re
+import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -84,7 +86,13 @@ def _require() -> Any:
 
 
 class CudaModule:
-    """A PTX module loaded on the current device."""
+    """A PTX module loaded on the current device.
+
+    ``prints``: it calls ``vprintf`` (``lower-gpu-printf-nvptx``): its launches synchronize
+    and flush C's stdout, where CUDA writes the device's printf buffer, so the lines appear
+    in program order with Python's. ``checks``: it has the checking mode's device record
+    (``define-check-failed-nvptx``), read after each launch (``raise_failed_check``).
+    """
 
     def __init__(self, ptx: str) -> None:
         cp = _require()
@@ -94,6 +102,10 @@ class CudaModule:
         except cp.cuda.driver.CUDADriverError as e:
             raise XmuxError(f"the CUDA driver rejected the PTX: {e}") from e
         self._functions: dict[str, Any] = {}
+        self.prints = re.search(r"^\.extern \.func .*\bvprintf\b", ptx, re.M) is not None
+        self.checks = re.search(rf"^\.visible \.global .*\b{abi.CHECK_RECORD}\b", ptx,
+                                re.M) is not None
+        self._messages: list[str] | None = None
 
     def function(self, name: str) -> Any:
         fn = self._functions.get(name)
@@ -105,6 +117,35 @@ class CudaModule:
         """(device pointer, bytes) of a module global."""
         cp = _require()
         return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name.encode())
+
+    def raise_failed_check(self, kernel: str, stream: Any) -> None:
+        """After a launch (queued on ``stream``): raise the first failed check it recorded as
+        the CPU's ``CheckError`` (same message), clearing the record for the next launch."""
+        from xmux.runtime import checks
+
+        cp = _require()
+        ptr, _ = self.global_address(abi.CHECK_RECORD)
+        record = np.zeros(abi.CHECK_FIELDS, np.int64)
+        nbytes = record.nbytes
+        kind = cp.cuda.runtime.memcpyDeviceToHost
+        cp.cuda.runtime.memcpyAsync(record.ctypes.data, ptr, nbytes, kind, stream.ptr)
+        stream.synchronize()
+        count = int(record[0])
+        if not count:
+            return
+        cp.cuda.runtime.memsetAsync(ptr, 0, nbytes, stream.ptr)
+        if self._messages is None:
+            at, size = self.global_address(abi.CHECK_MESSAGES)
+            raw = np.zeros(size, np.uint8)
+            cp.cuda.runtime.memcpy(raw.ctypes.data, at, size, kind)
+            self._messages = raw.tobytes().decode(errors="replace").split("\0")
+        site, rank = int(record[1]), min(int(record[2]), 3)
+        message = (self._messages[site] if 0 <= site < len(self._messages)
+                   else f"kernel @{kernel}: a run-time check failed")
+        v = [int(x) for x in record[3:15]]
+        failure = checks.Failure(message, tuple(v[0:3][:rank]), tuple(v[3:6][:rank]),
+                                 (v[6], v[7], v[8]), (v[9], v[10], v[11]), count - 1)
+        raise checks.CheckError(str(failure))
 
 
 def default_local(g: tuple[int, ...]) -> tuple[int, ...]:
@@ -317,6 +358,8 @@ class CudaKernel:
                 ) from e
             self._shared_opt_in = m.shared_bytes
         stream = cp.cuda.get_current_stream()
+        if self.module.prints:
+            sys.stdout.flush()  # what Python printed before comes first
         start = end = None
         if profile:
             start, end = cp.cuda.Event(), cp.cuda.Event()
@@ -331,7 +374,26 @@ class CudaKernel:
                 device.get(out=host)
             else:
                 host[...] = device.get()
+        if self.module.prints:
+            stream.synchronize()  # CUDA writes the printf buffer to C's stdout now
+            _flush_c_stdout()
+        if self.module.checks:
+            self.module.raise_failed_check(self.info.name, stream)
         if profile:
             end.synchronize()
             return cp.cuda.get_elapsed_time(start, end) / 1e3
         return None
+
+
+@cache
+def _libc() -> Any:
+    import ctypes
+
+    return ctypes.CDLL(None)
+
+
+def _flush_c_stdout() -> None:
+    try:
+        _libc().fflush(None)
+    except (OSError, AttributeError):  # no C library to flush: nothing buffered there
+        pass

@@ -470,8 +470,9 @@ def compile(  # noqa: A001 - the public name in the contract
     ``pipeline=`` add ``pipelines.cpu(checks=True)``'s passes yourself.
     ``target`` is ``"cpu"`` (default: the JIT on this host) or ``"nvptx"``: PTX for an NVIDIA
     GPU, run through CuPy (``xmux/nvptx.py``; ``pipelines.nvptx()``); the CPU-only options
-    (``threads``, ``vector_width``, ``force_no_tail``, ``oacc_target``, ``sub_group_size``,
-    ``checks``) must keep their defaults there.
+    (``threads``, ``vector_width``, ``force_no_tail``, ``oacc_target``, ``sub_group_size``)
+    must keep their defaults there; ``checks`` works there too (failures recorded on the
+    device, raised after the launch).
     """
     if target not in ("cpu", "nvptx"):
         raise XmuxError(f"xmux.compile: target must be 'cpu' or 'nvptx', got {target!r}")
@@ -480,7 +481,7 @@ def compile(  # noqa: A001 - the public name in the contract
             source, pipeline, cache, spec_constants, spec_padding,
             {"threads": (threads, None), "vector_width": (vector_width, 0),
              "force_no_tail": (force_no_tail, False), "oacc_target": (oacc_target, "cpu"),
-             "sub_group_size": (sub_group_size, 1), "checks": (checks, None)},
+             "sub_group_size": (sub_group_size, 1)}, checks,
         )
     from xmux import pipelines
     from xmux.runtime import jit
@@ -639,13 +640,15 @@ def compile(  # noqa: A001 - the public name in the contract
 
 
 def _compile_nvptx(source, pipeline, cache, spec_constants, spec_padding,
-                   cpu_only: dict[str, tuple[object, object]]):
+                   cpu_only: dict[str, tuple[object, object]], checks: bool | None):
     from xmux import pipelines
     from xmux.nvptx import compile_nvptx
 
     for option, (value, default) in cpu_only.items():
-        if value != default and not (option == "checks" and value is False):
+        if value != default:
             raise XmuxError(f"xmux.compile: {option} applies to the cpu target, not nvptx")
+    if checks is None:
+        checks = env.flag("XMUX_CHECKS", False)
     text, module = _read_source(source)
     name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
     use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
@@ -657,9 +660,12 @@ def _compile_nvptx(source, pipeline, cache, spec_constants, spec_padding,
             )
 
         def pipeline():  # noqa: F811 - built on a cache miss only
-            return pipelines.nvptx(spec_constants=spec_constants, spec_padding=spec_padding)
+            return pipelines.nvptx(spec_constants=spec_constants, spec_padding=spec_padding,
+                                   checks=checks)
 
         pipeline_spec = f"default/spec-constants={spec_constants}/spec-padding={spec_padding}"
+        if checks:
+            pipeline_spec += "/checks"
     else:
         fingerprint = pipelines.fingerprint(pipeline)
         if fingerprint is None:
