@@ -21,6 +21,11 @@ past a failure, as on the CPU, so the launch ends normally.
 Expects: ``xmux_check_failed`` declared by lower-kernel-asserts / insert-bounds-checks (else
 the pass does nothing). Guarantees: ``xmux_check_failed`` defined; the two globals exist.
 
+Before::
+
+    llvm.mlir.global internal constant @"xmux.check.0"("kernel @k: assertion failed: ...")
+    func.func private @xmux_check_failed(!llvm.ptr, i64, ...)
+
 After::
 
     llvm.mlir.global external @__xmux_check_record() : !llvm.array<16 x i64> { zero }
