@@ -116,7 +116,7 @@ class CudaModule:
     def global_address(self, name: str) -> tuple[int, int]:
         """(device pointer, bytes) of a module global."""
         cp = _require()
-        return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name.encode())
+        return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name)
 
     def raise_failed_check(self, kernel: str, stream: Any) -> None:
         """After a launch (queued on ``stream``): raise the first failed check it recorded as

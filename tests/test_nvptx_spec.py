@@ -90,6 +90,7 @@ def test_program_api_without_a_device():
 
 def test_table_and_specializations_through_the_disk_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("XMUX_CACHE", "1")
     first = xmux.compile(EXAMPLE, target="nvptx")
     table = first._spec.table
     buf = table.buffer_bytes({"id_int": table.encode_value("id_int", 5)})
