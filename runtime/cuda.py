@@ -105,7 +105,10 @@ class CudaModule:
         self.prints = re.search(r"^\.extern \.func .*\bvprintf\b", ptx, re.M) is not None
         self.checks = re.search(rf"^\.visible \.global .*\b{abi.CHECK_RECORD}\b", ptx,
                                 re.M) is not None
+        sized = re.search(rf"\b{abi.CHECK_MESSAGES}\[(\d+)\]", ptx)
+        self._messages_size = int(sized.group(1)) if sized else 0
         self._messages: list[str] | None = None
+        self._record: int | None = None
 
     def function(self, name: str) -> Any:
         fn = self._functions.get(name)
@@ -113,10 +116,11 @@ class CudaModule:
             fn = self._functions[name] = self._module.get_function(name)
         return fn
 
-    def global_address(self, name: str) -> tuple[int, int]:
-        """(device pointer, bytes) of a module global."""
+    def global_address(self, name: str) -> int:
+        """The device pointer of a module global (CuPy's ``moduleGetGlobal`` gives no size)."""
         cp = _require()
-        return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name)
+        got = cp.cuda.driver.moduleGetGlobal(self._module.ptr, name)
+        return got[0] if isinstance(got, tuple) else got
 
     def raise_failed_check(self, kernel: str, stream: Any) -> None:
         """After a launch (queued on ``stream``): raise the first failed check it recorded as
@@ -124,7 +128,9 @@ class CudaModule:
         from xmux.runtime import checks
 
         cp = _require()
-        ptr, _ = self.global_address(abi.CHECK_RECORD)
+        if self._record is None:
+            self._record = self.global_address(abi.CHECK_RECORD)
+        ptr = self._record
         record = np.zeros(abi.CHECK_FIELDS, np.int64)
         nbytes = record.nbytes
         kind = cp.cuda.runtime.memcpyDeviceToHost
@@ -135,7 +141,7 @@ class CudaModule:
             return
         cp.cuda.runtime.memsetAsync(ptr, 0, nbytes, stream.ptr)
         if self._messages is None:
-            at, size = self.global_address(abi.CHECK_MESSAGES)
+            at, size = self.global_address(abi.CHECK_MESSAGES), self._messages_size
             raw = np.zeros(size, np.uint8)
             cp.cuda.runtime.memcpy(raw.ctypes.data, at, size, kind)
             self._messages = raw.tobytes().decode(errors="replace").split("\0")
