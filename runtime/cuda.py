@@ -16,6 +16,8 @@ the CPU. The launch record and the split of a non-uniform NDRange follow
 from __future__ import annotations
 
 import math
+import re
+import sys
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -84,7 +86,13 @@ def _require() -> Any:
 
 
 class CudaModule:
-    """A PTX module loaded on the current device."""
+    """A PTX module loaded on the current device.
+
+    ``prints``: it calls ``vprintf`` (``lower-gpu-printf-nvptx``): its launches synchronize
+    and flush C's stdout, where CUDA writes the device's printf buffer, so the lines appear
+    in program order with Python's. ``checks``: it has the checking mode's device record
+    (``define-check-failed-nvptx``), read after each launch (``raise_failed_check``).
+    """
 
     def __init__(self, ptx: str) -> None:
         cp = _require()
@@ -94,6 +102,13 @@ class CudaModule:
         except cp.cuda.driver.CUDADriverError as e:
             raise XmuxError(f"the CUDA driver rejected the PTX: {e}") from e
         self._functions: dict[str, Any] = {}
+        self.prints = re.search(r"^\.extern \.func .*\bvprintf\b", ptx, re.M) is not None
+        self.checks = re.search(rf"^\.visible \.global .*\b{abi.CHECK_RECORD}\b", ptx,
+                                re.M) is not None
+        sized = re.search(rf"\b{abi.CHECK_MESSAGES}\[(\d+)\]", ptx)
+        self._messages_size = int(sized.group(1)) if sized else 0
+        self._messages: list[str] | None = None
+        self._record: int | None = None
 
     def function(self, name: str) -> Any:
         fn = self._functions.get(name)
@@ -101,10 +116,42 @@ class CudaModule:
             fn = self._functions[name] = self._module.get_function(name)
         return fn
 
-    def global_address(self, name: str) -> tuple[int, int]:
-        """(device pointer, bytes) of a module global."""
+    def global_address(self, name: str) -> int:
+        """The device pointer of a module global (CuPy's ``moduleGetGlobal`` gives no size)."""
         cp = _require()
-        return cp.cuda.driver.moduleGetGlobal(self._module.ptr, name.encode())
+        got = cp.cuda.driver.moduleGetGlobal(self._module.ptr, name)
+        return got[0] if isinstance(got, tuple) else got
+
+    def raise_failed_check(self, kernel: str, stream: Any) -> None:
+        """After a launch (queued on ``stream``): raise the first failed check it recorded as
+        the CPU's ``CheckError`` (same message), clearing the record for the next launch."""
+        from xmux.runtime import checks
+
+        cp = _require()
+        if self._record is None:
+            self._record = self.global_address(abi.CHECK_RECORD)
+        ptr = self._record
+        record = np.zeros(abi.CHECK_FIELDS, np.int64)
+        nbytes = record.nbytes
+        kind = cp.cuda.runtime.memcpyDeviceToHost
+        cp.cuda.runtime.memcpyAsync(record.ctypes.data, ptr, nbytes, kind, stream.ptr)
+        stream.synchronize()
+        count = int(record[0])
+        if not count:
+            return
+        cp.cuda.runtime.memsetAsync(ptr, 0, nbytes, stream.ptr)
+        if self._messages is None:
+            at, size = self.global_address(abi.CHECK_MESSAGES), self._messages_size
+            raw = np.zeros(size, np.uint8)
+            cp.cuda.runtime.memcpy(raw.ctypes.data, at, size, kind)
+            self._messages = raw.tobytes().decode(errors="replace").split("\0")
+        site, rank = int(record[1]), min(int(record[2]), 3)
+        message = (self._messages[site] if 0 <= site < len(self._messages)
+                   else f"kernel @{kernel}: a run-time check failed")
+        v = [int(x) for x in record[3:15]]
+        failure = checks.Failure(message, tuple(v[0:3][:rank]), tuple(v[3:6][:rank]),
+                                 (v[6], v[7], v[8]), (v[9], v[10], v[11]), count - 1)
+        raise checks.CheckError(str(failure))
 
 
 def default_local(g: tuple[int, ...]) -> tuple[int, ...]:
@@ -344,12 +391,15 @@ class CudaKernel:
         return nd
 
     def __call__(self, args: Sequence[object], global_size, local_size, global_offset,
-                 profile: bool = False) -> float | None:
+                 profile: bool = False, extra: Sequence[Any] = ()) -> float | None:
+        """Launch; ``extra``: hidden parameters after the user's (the emulated
+        specialization-constant buffer), before the launch record."""
         cp = _require()
         _, parts = self._range(global_size, local_size, global_offset)
         m = marshal(self.info, args, cp)
         if self._extra is not None:
             m.params += self._extra()
+        m.params += extra
         if m.shared_bytes > self._shared_opt_in:
             driver = cp.cuda.driver
             attribute = getattr(driver, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
@@ -362,6 +412,8 @@ class CudaKernel:
                 ) from e
             self._shared_opt_in = m.shared_bytes
         stream = cp.cuda.get_current_stream()
+        if self.module.prints:
+            sys.stdout.flush()  # what Python printed before comes first
         start = end = None
         if profile:
             start, end = cp.cuda.Event(), cp.cuda.Event()
@@ -376,7 +428,26 @@ class CudaKernel:
                 device.get(out=host)
             else:
                 host[...] = device.get()
+        if self.module.prints:
+            stream.synchronize()  # CUDA writes the printf buffer to C's stdout now
+            _flush_c_stdout()
+        if self.module.checks:
+            self.module.raise_failed_check(self.info.name, stream)
         if profile:
             end.synchronize()
             return cp.cuda.get_elapsed_time(start, end) / 1e3
         return None
+
+
+@cache
+def _libc() -> Any:
+    import ctypes
+
+    return ctypes.CDLL(None)
+
+
+def _flush_c_stdout() -> None:
+    try:
+        _libc().fflush(None)
+    except (OSError, AttributeError):  # no C library to flush: nothing buffered there
+        pass

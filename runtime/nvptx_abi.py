@@ -36,6 +36,12 @@ DYNAMIC_SHARED = "__xmux_dynamic_shared"
 #: alignment of each local-memory argument within the dynamic shared memory
 LOCAL_ARG_ALIGN = 16
 
+#: the checking mode's device globals (transforms/define_check_failed_nvptx.py): the record
+#: of a launch's failed checks (CHECK_FIELDS i64) and the sites' messages
+CHECK_RECORD = "__xmux_check_record"
+CHECK_MESSAGES = "__xmux_check_messages"
+CHECK_FIELDS = 16
+
 TRIPLE = "nvptx64-nvidia-cuda"
 DEFAULT_ARCH = "sm_90"
 PTX_FEATURES = "+ptx80"

@@ -127,7 +127,7 @@ class HostProgram:
         #: target "nvptx": the host code runs here, each launch on the GPU (xmux/nvptx.py)
         self.gpu = None
         if target == "nvptx":
-            self.gpu = api.compile(text, target="nvptx")
+            self.gpu = api.compile(text, target="nvptx", checks=checks)
         elif target != "cpu":
             raise XmuxError(f"target must be cpu or nvptx, got {target!r}")
         self.compile_seconds = time.perf_counter() - t0

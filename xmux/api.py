@@ -27,6 +27,7 @@ from xmux.runtime import abi, env
 from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
+from xmux.spec_api import SpecConstantsAPI
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
@@ -338,7 +339,7 @@ class Kernel:
         return f"<xmux kernel {self.name}({sig})>"
 
 
-class Program:
+class Program(SpecConstantsAPI):
     """A compiled module: its kernels by name, the LLVM IR and the JIT module."""
 
     def __init__(
@@ -388,47 +389,6 @@ class Program:
 
         ir_text = compile_to_llvm_ir(module, pipeline)[0]
         return Lowered(ir_text, tuning.width_dependent(module))
-
-    # -- specialization constants (docs/architecture.md, "Specialization constants") --------
-
-    @property
-    def spec_constants(self) -> dict[str, _spec.SpecConstant]:
-        """Symbolic id → its type, descriptors and buffer offset (ascending numeric ids)."""
-        return dict(self._spec.table.constants) if self._spec is not None else {}
-
-    @property
-    def property_sets(self) -> dict[str, dict[str, object]]:
-        """The reference's two property sets: "SYCL/specialization constants" (symbolic id →
-        [(leaf id, offset, size)], padding leaves with id 0xFFFFFFFF) and "SYCL/specialization
-        constants default values" ({"all": blob})."""
-        if self._spec is None:
-            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
-        return self._spec.table.property_sets()
-
-    def kernel_property_sets(self, kernel: str) -> dict[str, dict[str, object]]:
-        """The property sets of one kernel's device image when a program is split per kernel
-        (sycl-post-link ``-split=kernel``): only the constants it reads, ids from 0."""
-        if self._spec is None:
-            self.kernel(kernel)  # an unknown kernel is still an error
-            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
-        return self._spec.table.kernel_property_sets(kernel)
-
-    @property
-    def spec_constants_mode(self) -> str | None:
-        """"native" (JIT-specialized per value set), "emulated" (runtime buffer) or None."""
-        return self._spec.table.mode if self._spec is not None else None
-
-    def set_spec_constant(self, symbolic_id: str, value: object) -> None:
-        """Set a specialization constant for every later launch of this program's kernels."""
-        if self._spec is None:
-            _spec.reject_values("set_spec_constant", {symbolic_id: value})
-        self._spec.set(symbolic_id, value)  # type: ignore[union-attr]
-
-    def get_spec_constant(self, symbolic_id: str) -> object:
-        """The value set with ``set_spec_constant``, else the default."""
-        if self._spec is None:
-            _spec.reject_values("get_spec_constant", {symbolic_id: None})
-        return self._spec.current(symbolic_id)  # type: ignore[union-attr]
 
     @property
     def kernel_names(self) -> list[str]:
@@ -519,8 +479,9 @@ def compile(  # noqa: A001 - the public name in the contract
     ``pipeline=`` add ``pipelines.cpu(checks=True)``'s passes yourself.
     ``target`` is ``"cpu"`` (default: the JIT on this host) or ``"nvptx"``: PTX for an NVIDIA
     GPU, run through CuPy (``xmux/nvptx.py``; ``pipelines.nvptx()``); the CPU-only options
-    (``threads``, ``vector_width``, ``force_no_tail``, ``oacc_target``, ``sub_group_size``,
-    ``checks``) must keep their defaults there.
+    (``threads``, ``vector_width``, ``force_no_tail``, ``oacc_target``, ``sub_group_size``)
+    must keep their defaults there; ``checks`` works there too (failures recorded on the
+    device, raised after the launch).
     """
     if target not in ("cpu", "nvptx"):
         raise XmuxError(f"xmux.compile: target must be 'cpu' or 'nvptx', got {target!r}")
@@ -533,7 +494,7 @@ def compile(  # noqa: A001 - the public name in the contract
             source, pipeline, cache, spec_constants, spec_padding,
             {"threads": (threads, None), "vector_width": (vector_width, 0),
              "force_no_tail": (force_no_tail, False), "oacc_target": (oacc_target, "cpu"),
-             "sub_group_size": (sub_group_size, 1), "checks": (checks, None)},
+             "sub_group_size": (sub_group_size, 1)}, checks,
         )
     from xmux import pipelines
     from xmux.runtime import jit
@@ -692,13 +653,15 @@ def compile(  # noqa: A001 - the public name in the contract
 
 
 def _compile_nvptx(source, pipeline, cache, spec_constants, spec_padding,
-                   cpu_only: dict[str, tuple[object, object]]):
+                   cpu_only: dict[str, tuple[object, object]], checks: bool | None):
     from xmux import pipelines
     from xmux.nvptx import compile_nvptx
 
     for option, (value, default) in cpu_only.items():
-        if value != default and not (option == "checks" and value is False):
+        if value != default:
             raise XmuxError(f"xmux.compile: {option} applies to the cpu target, not nvptx")
+    if checks is None:
+        checks = env.flag("XMUX_CHECKS", False)
     text, module = _read_source(source)
     name = str(source) if isinstance(source, (str, Path)) and text != source else "<source>"
     use_cache = cache if cache is not None else env.flag("XMUX_CACHE", True)
@@ -710,9 +673,12 @@ def _compile_nvptx(source, pipeline, cache, spec_constants, spec_padding,
             )
 
         def pipeline():  # noqa: F811 - built on a cache miss only
-            return pipelines.nvptx(spec_constants=spec_constants, spec_padding=spec_padding)
+            return pipelines.nvptx(spec_constants=spec_constants, spec_padding=spec_padding,
+                                   checks=checks)
 
         pipeline_spec = f"default/spec-constants={spec_constants}/spec-padding={spec_padding}"
+        if checks:
+            pipeline_spec += "/checks"
     else:
         fingerprint = pipelines.fingerprint(pipeline)
         if fingerprint is None:

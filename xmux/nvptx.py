@@ -12,6 +12,11 @@ launched through CuPy (``runtime/cuda.py``) on first use::
 A launch returns when the kernel is queued on CuPy's current stream (as CuPy's kernels do);
 numpy arguments are copied in before and back after it (which waits for it), and
 ``profile=True`` waits and returns the kernel time measured by CUDA events.
+
+Specialization constants (``runtime/cuda_spec.py``) have the CPU program's API
+(``set_spec_constant``, ``spec_constants={...}`` per launch, the property sets): in native
+mode a launch runs the PTX specialized for its value set (built once per distinct set,
+cached in memory and on disk), in emulated mode it passes a device buffer holding the blob.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from collections.abc import Sequence
 from xmux.dialects.attrs import KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import XmuxError
 from xmux.runtime import nvptx as _ptx
+from xmux.runtime import spec_constants as _spec
+from xmux.spec_api import SpecConstantsAPI
 
 
 class NvptxKernel:
@@ -31,7 +38,7 @@ class NvptxKernel:
         self.program = program
         self.info = info
         self.name = info.name
-        self._launcher = None
+        self._launchers: dict[int, object] = {}  # id(CudaModule) -> CudaKernel
 
     def __call__(
         self,
@@ -46,15 +53,21 @@ class NvptxKernel:
         from xmux.api import LaunchProfile
         from xmux.runtime import cuda
 
-        if spec_constants:
-            raise XmuxError(
-                f"kernel '{self.name}': specialization constants are not supported on the "
-                "nvptx target yet"
-            )
-        if self._launcher is None:
-            self._launcher = cuda.CudaKernel(self.program.cuda_module(), self.info)
+        """Run the kernel on the current CUDA device (``spec_constants`` as on the CPU:
+        values over the program's for this launch)."""
+        module, extra = None, []
+        spec = self.program._gpu_spec
+        if spec is not None:
+            module, extra = spec.launch(self.name, spec_constants)
+        elif spec_constants:
+            _spec.reject_values(f"kernel '{self.name}'", spec_constants)
+        if module is None:
+            module = self.program.cuda_module()
+        launcher = self._launchers.get(id(module))
+        if launcher is None:  # modules live as long as the program: their ids stay unique
+            launcher = self._launchers[id(module)] = cuda.CudaKernel(module, self.info)
         start = time.perf_counter()
-        seconds = self._launcher(args, global_size, local_size, global_offset, profile)
+        seconds = launcher(args, global_size, local_size, global_offset, profile, extra)
         if seconds is None:
             return None
         return LaunchProfile(start, start + seconds)
@@ -64,13 +77,16 @@ class NvptxKernel:
         return f"<xmux nvptx kernel {self.name}({sig})>"
 
 
-class NvptxProgram:
-    """A module compiled for the NVPTX target: PTX text, kernel metadata, the loaded module."""
+class NvptxProgram(SpecConstantsAPI):
+    """A module compiled for the NVPTX target: PTX text, kernel metadata, the loaded module,
+    the specialization constants' values (``xmux.spec_api``)."""
 
     target = "nvptx"
 
     def __init__(self, ptx: _ptx.PtxModule, infos: list[KernelInfo],
-                 llvm_ir: str | None) -> None:
+                 llvm_ir: str | None, spec: _spec.SpecState | None = None) -> None:
+        from xmux.runtime.cuda_spec import GpuSpec
+
         self.ptx = ptx.ptx
         self.arch = ptx.arch
         self.llvm_ir = llvm_ir
@@ -78,12 +94,12 @@ class NvptxProgram:
         self._module = None
         self._kernels: dict[str, NvptxKernel] = {}
         self.source = ptx.source
+        self._spec = spec
+        self._gpu_spec = GpuSpec(spec, ptx.arch, _load) if spec is not None else None
 
     def cuda_module(self):
-        from xmux.runtime import cuda
-
         if self._module is None:
-            self._module = cuda.CudaModule(self.ptx)
+            self._module = _load(self.ptx)
         return self._module
 
     @property
@@ -101,6 +117,12 @@ class NvptxProgram:
     __getitem__ = kernel
 
 
+def _load(ptx: str):
+    from xmux.runtime import cuda
+
+    return cuda.CudaModule(ptx)
+
+
 def compile_nvptx(
     text: str | None,
     module,
@@ -113,25 +135,31 @@ def compile_nvptx(
     """The NVPTX half of ``xmux.compile`` (its argument checks done there)."""
     from xmux.api import _cache_key, parse, run_pipeline
     from xmux.lowering.emit import emit_text
-    from xmux.runtime import nvptx_abi
+    from xmux.runtime import jit, nvptx_abi
 
     arch = arch or _ptx.default_arch()
     key = None
+    cache_dir = jit.default_cache_dir() if use_cache else None
     if text is not None and use_cache:
         key = _cache_key(text, f"nvptx/{arch}/{pipeline_spec}")
         hit = _ptx.load_cached(key, arch)
-        if hit is not None:
+        table = _spec.load_table(key, cache_dir) if hit is not None else None
+        if hit is not None and (table is not None or not _spec.may_have_markers(text)):
             try:
                 infos = load_kernel_infos(hit.kernel_infos_json)
             except (TypeError, ValueError, KeyError, AttributeError):
                 infos = None
             if infos is not None:
-                return NvptxProgram(hit, infos, None)
+                spec = None
+                if table is not None:
+                    spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
+                return NvptxProgram(hit, infos, None, spec)
     if module is None:
         module = parse(text, name)
     if callable(pipeline):
         pipeline = pipeline()
-    infos = run_pipeline(module, pipeline)
+    collector = _spec.Collector()
+    infos = run_pipeline(module, pipeline, collector)
     if not infos:
         raise XmuxError(
             "the module has no entry-point kernel: mark one with attributes "
@@ -142,8 +170,25 @@ def compile_nvptx(
     ir_text = emit_text(module, triple=nvptx_abi.TRIPLE,
                         data_layout=str(_ptx.machine(arch).target_data))
     infos_json = dump_kernel_infos(infos)
+    table = collector.table
+    link: tuple[str, ...] = ()
+    if table is not None:
+        if table.mode == "native":
+            if collector.defined_leaves:
+                raise XmuxError(
+                    "xmux.compile: the pipeline defines the specialization constants' leaf "
+                    f"globals (@\"{collector.defined_leaves[0]}\", ...) with their defaults, "
+                    "so no value could be set; lower them with convert-spec-to-llvm"
+                    "{declare-leaves=true} (xmux.pipelines.nvptx() does in native mode)"
+                )
+            # the template, optimized once for this arch; each value set links its values in
+            table.template, table.optimized = _ptx.optimized_ir(ir_text, arch), True
+            link = (table.values_module(table.default_values),)
+        if key is not None:
+            _spec.save_table(key, table, cache_dir)  # before the PTX: a hit has both
     compiled = _ptx.compile_ir(
-        ir_text, arch=arch, kernel_infos_json=infos_json, cache_key=key,
-        disk_cache=use_cache,
+        table.template if link else ir_text, arch=arch, kernel_infos_json=infos_json,
+        cache_key=key, disk_cache=use_cache, link=link,
     )
-    return NvptxProgram(compiled, infos, ir_text)
+    spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
+    return NvptxProgram(compiled, infos, ir_text, spec)

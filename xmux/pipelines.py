@@ -51,6 +51,9 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "lower-spec-constants",
     "expand-oacc-reductions",
     "drop-host-code",  # the Python runtime is the host: kernels and their callees only
+    "lower-gpu-printf-nvptx",  # convert-gpu-to-mux's host printer calls -> CUDA's vprintf
+    "lower-kernel-asserts",  # reported through xmux_check_failed, as on the CPU
+    "define-check-failed-nvptx",  # ... defined in the device module (no host callback)
     "lower-sub-group-collectives",
     "lower-work-group-collectives",
     "define-mux-builtins-nvptx",
@@ -164,11 +167,13 @@ def nvptx(
     spec_constants: str = "native",
     declare_spec_leaves: bool | None = None,
     spec_padding: str = "dpcpp",
+    checks: bool | None = None,
 ) -> list[ModulePass]:
     """The NVPTX pipeline: kernel passes for a GPU (threads run the work-items) then lowering
     to the llvm dialect with work-group local memory in address space 3 (shared memory).
-    ``spec_constants``, ``declare_spec_leaves`` and ``spec_padding`` as for ``cpu()``; sub-groups
-    are warps of 32."""
+    ``spec_constants``, ``declare_spec_leaves``, ``spec_padding`` and ``checks`` (the
+    checking mode's insert-bounds-checks; failures recorded on the device by
+    define-check-failed-nvptx) as for ``cpu()``; sub-groups are warps of 32."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -184,6 +189,8 @@ def nvptx(
         "convert-to-llvm": {"target": "nvptx"},
     }
     names = [*NVPTX_KERNEL_STAGES, *LOWERING_STAGES]
+    if checks if checks is not None else env.flag("XMUX_CHECKS", False):
+        names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
     return [make_pass(n, **options.get(n, {})) for n in names]
 
 

@@ -1,0 +1,54 @@
+"""The specialization-constant methods every program has (``xmux.Program`` on the CPU,
+``xmux.nvptx.NvptxProgram`` on the GPU): both keep their values in a
+``runtime.spec_constants.SpecState`` (``_spec``; None without constants) and differ only in
+how a launch uses them (docs/architecture.md, "Specialization constants")."""
+
+from __future__ import annotations
+
+from xmux.runtime import spec_constants as _spec
+
+
+class SpecConstantsAPI:
+    """Mixin: ``spec_constants``, ``property_sets``, ``kernel_property_sets``,
+    ``spec_constants_mode``, ``set_spec_constant``, ``get_spec_constant`` over ``_spec``."""
+
+    _spec: _spec.SpecState | None
+
+    @property
+    def spec_constants(self) -> dict[str, _spec.SpecConstant]:
+        """Symbolic id → its type, descriptors and buffer offset (ascending numeric ids)."""
+        return dict(self._spec.table.constants) if self._spec is not None else {}
+
+    @property
+    def property_sets(self) -> dict[str, dict[str, object]]:
+        """The reference's two property sets: "SYCL/specialization constants" (symbolic id →
+        [(leaf id, offset, size)], padding leaves with id 0xFFFFFFFF) and "SYCL/specialization
+        constants default values" ({"all": blob})."""
+        if self._spec is None:
+            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
+        return self._spec.table.property_sets()
+
+    def kernel_property_sets(self, kernel: str) -> dict[str, dict[str, object]]:
+        """The property sets of one kernel's device image when a program is split per kernel
+        (sycl-post-link ``-split=kernel``): only the constants it reads, ids from 0."""
+        if self._spec is None:
+            self.kernel(kernel)  # type: ignore[attr-defined] # an unknown kernel: an error
+            return {_spec.PROPERTY_SET: {}, _spec.DEFAULT_VALUES_SET: {"all": b""}}
+        return self._spec.table.kernel_property_sets(kernel)
+
+    @property
+    def spec_constants_mode(self) -> str | None:
+        """"native" (JIT-specialized per value set), "emulated" (runtime buffer) or None."""
+        return self._spec.table.mode if self._spec is not None else None
+
+    def set_spec_constant(self, symbolic_id: str, value: object) -> None:
+        """Set a specialization constant for every later launch of this program's kernels."""
+        if self._spec is None:
+            _spec.reject_values("set_spec_constant", {symbolic_id: value})
+        self._spec.set(symbolic_id, value)  # type: ignore[union-attr]
+
+    def get_spec_constant(self, symbolic_id: str) -> object:
+        """The value set with ``set_spec_constant``, else the default."""
+        if self._spec is None:
+            _spec.reject_values("get_spec_constant", {symbolic_id: None})
+        return self._spec.current(symbolic_id)  # type: ignore[union-attr]
