@@ -110,7 +110,8 @@ def test_gang_lock_without_an_atomic() -> None:
     assert re.search(
         r"atom\.acquire\.gpu\.global\.cas\.b32\s+%r\d+, \[__oacc_gang_lock\], 0, 1;.*?"
         r"fence\.acq_rel\.gpu;\s+ld\.global\.b64\s+(%rd\d+), \[(%rd\d+)\];\s+"
-        r"mul(?:\.rn)?\.f64\s+(%rd\d+), (?:%rd\d+, \1|\1, %rd\d+);\s+st\.global\.b64\s+\[\2\], \3;\s+"
+        r"mul(?:\.rn)?\.f64\s+(%rd\d+), (?:%rd\d+, \1|\1, %rd\d+);\s+"
+        r"st\.global\.b64\s+\[\2\], \3;\s+"
         r"fence\.acq_rel\.gpu;\s+atom\.global\.exch\.b32\s+%r\d+, \[__oacc_gang_lock\], 0;",
         ptx, re.S)
     assert _count(ptx, r"\batom\.") == 2
