@@ -51,8 +51,8 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "lower-spec-constants",
     "expand-oacc-reductions",
     "drop-host-code",  # the Python runtime is the host: kernels and their callees only
-    "lower-sub-group-collectives",
-    "lower-work-group-collectives",
+    "lower-work-group-collectives-nvptx",  # warp trees + shared memory + bar.sync / bar.red
+    "lower-sub-group-collectives-nvptx",  # shfl.sync / vote.sync over a warp's live lanes
     "define-mux-builtins-nvptx",
     "add-kernel-wrapper-nvptx",
 )
@@ -178,7 +178,6 @@ def nvptx(
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
-        "lower-sub-group-collectives": {"sub_group_size": 32},
         "convert-gpu-to-mux": {"sub_group_size": 32},
         "expand-oacc-reductions": {"target": "cpu"},
         "convert-to-llvm": {"target": "nvptx"},
