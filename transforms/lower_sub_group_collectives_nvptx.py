@@ -242,9 +242,15 @@ def shfl(b: Ops, mode: str, mask: SSAValue, v: SSAValue, lane_arg: SSAValue) -> 
 # ---------------------------------------------------------------------------------------
 
 
-def operand(b: Ops, kind: GroupOpKind, v: SSAValue) -> SSAValue:
-    """The value a reduce/scan folds: logical kinds see 0 or 1."""
-    return normalize_logical(b, v) if kind in mux.LOGICAL_KINDS else v
+_BITWISE = {K.LOGICAL_AND: K.AND, K.LOGICAL_OR: K.OR, K.LOGICAL_XOR: K.XOR}
+
+
+def operand(b: Ops, kind: GroupOpKind, v: SSAValue) -> tuple[SSAValue, GroupOpKind]:
+    """The value a reduce/scan folds and the kind that folds it: a logical kind's values
+    are made 0 or 1 once, then and/or/xor keep them so."""
+    if kind in _BITWISE:
+        return normalize_logical(b, v), _BITWISE[kind]
+    return v, kind
 
 
 def reduce_to_lane0(b: Ops, kind: GroupOpKind, x: SSAValue, w: Warp, count: SSAValue) -> SSAValue:
@@ -286,7 +292,8 @@ def scan_inclusive(b: Ops, kind: GroupOpKind, x: SSAValue, w: Warp) -> SSAValue:
 
 
 def shift_up(b: Ops, kind: GroupOpKind, incl: SSAValue, w: Warp) -> SSAValue:
-    """An inclusive scan moved up one lane: the exclusive one (lane 0: the identity)."""
+    """An inclusive scan moved up one lane: the exclusive one (lane 0: ``kind``'s
+    identity)."""
     prev = shfl(b, "up", w.mask, incl, c32(b, 1))
     first = b(arith.CmpiOp(w.lane, c32(b, 0), "eq"))
     return b(arith.SelectOp(first, identity(b, kind, incl.type), prev))
@@ -318,19 +325,23 @@ def _two_sources(
     return b(arith.SelectOp(in_near, a, c))
 
 
+def _swap(pair: tuple[SSAValue, GroupOpKind]) -> tuple[GroupOpKind, SSAValue]:
+    return pair[1], pair[0]
+
+
 def lower_op(b: Ops, op: mux.GroupCollectiveOp, w: Warp) -> SSAValue:
     """Ops for sub-group collective ``op`` (appended to ``b``); its value."""
     if isinstance(op, mux.SubGroupAnyOp | mux.SubGroupAllOp):
         which = "any" if isinstance(op, mux.SubGroupAnyOp) else "all"
         return b(llvm.CallIntrinsicOp(f"llvm.nvvm.vote.{which}.sync", [w.mask, op.value], [i1]))
     if isinstance(op, mux.SubGroupReduceOp):
-        return all_reduce(b, op.kind_value, operand(b, op.kind_value, op.value), w)
+        return all_reduce(b, *_swap(operand(b, op.kind_value, op.value)), w)
     if isinstance(op, mux.SubGroupScanInclusiveOp | mux.SubGroupScanExclusiveOp):
-        kind = op.kind_value
-        incl = scan_inclusive(b, kind, operand(b, kind, op.value), w)
+        x, fold = operand(b, op.kind_value, op.value)
+        incl = scan_inclusive(b, fold, x, w)
         if isinstance(op, mux.SubGroupScanInclusiveOp):
             return incl
-        return shift_up(b, kind, incl, w)
+        return shift_up(b, op.kind_value, incl, w)
     if isinstance(op, mux.SubGroupBroadcastOp | mux.SubGroupShuffleOp):
         return _from_lane(b, w, op.operands[0], op.operands[1])
     if isinstance(op, mux.SubGroupShuffleXorOp):

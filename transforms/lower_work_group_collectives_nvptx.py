@@ -155,8 +155,9 @@ def _warp_value(b: Ops, g: _Group) -> SSAValue:
 
 
 def _reduce(b: Ops, g: _Group, op: mux.ReductionLikeOp) -> SSAValue:
-    kind, w = op.kind_value, g.warp
-    total = reduce_to_lane0(b, kind, operand(b, kind, op.value), w, w.size)
+    w = g.warp
+    x, kind = operand(b, op.kind_value, op.value)
+    total = reduce_to_lane0(b, kind, x, w, w.size)
     lane0 = _eq(b, w.lane, c32(b, 0))
     _when(b, lane0, lambda bb: _store(bb, g, total, g.sg))
     _barrier(b)
@@ -172,8 +173,9 @@ def _reduce(b: Ops, g: _Group, op: mux.ReductionLikeOp) -> SSAValue:
 
 
 def _scan(b: Ops, g: _Group, op: mux.ReductionLikeOp, exclusive: bool) -> SSAValue:
-    kind, w = op.kind_value, g.warp
-    incl = scan_inclusive(b, kind, operand(b, kind, op.value), w)
+    w = g.warp
+    x, kind = operand(b, op.kind_value, op.value)
+    incl = scan_inclusive(b, kind, x, w)
     last_lane = _eq(b, w.lane, b(arith.SubiOp(w.size, c32(b, 1))))
     _when(b, last_lane, lambda bb: _store(bb, g, incl, g.sg))
     _barrier(b)
@@ -187,7 +189,7 @@ def _scan(b: Ops, g: _Group, op: mux.ReductionLikeOp, exclusive: bool) -> SSAVal
 
     _when(b, _eq(b, g.sg, c32(b, 0)), first_warp)
     # shuffles before the branch on the warp: every lane of the warp runs them
-    own = shift_up(b, kind, incl, w) if exclusive else incl
+    own = shift_up(b, op.kind_value, incl, w) if exclusive else incl
     _barrier(b)
     warp0 = _eq(b, g.sg, c32(b, 0))
 
