@@ -116,8 +116,12 @@ class _Group:
     def build(b: Ops, scratch: Scratch, t: Attribute) -> _Group:
         w = Warp.build(b)
         sg = b(mux.GetSubGroupIdOp(i32))
+        sg.name_hint = "warp"
         nw = b(mux.GetNumSubGroupsOp(i32))
-        return _Group(w, sg, nw, scratch.view(b, type_key(t)))
+        nw.name_hint = "warps"
+        view = scratch.view(b, type_key(t))
+        view.name_hint = "scratch"
+        return _Group(w, sg, nw, view)
 
 
 def _idx(b: Ops, v: SSAValue | int) -> SSAValue:
@@ -203,7 +207,10 @@ def _scan(b: Ops, g: _Group, op: mux.ReductionLikeOp, exclusive: bool) -> SSAVal
     return if_(b, warp0, [own.type], lambda bb: [own], later_warp)[0]
 
 
-def _broadcast(b: Ops, g: _Group, op: mux.WorkGroupBroadcastOp) -> SSAValue:
+def _broadcast(b: Ops, scratch: Scratch, op: mux.WorkGroupBroadcastOp) -> SSAValue:
+    view = scratch.view(b, type_key(op.result.type))
+    view.name_hint = "scratch"
+    g = _Group(None, None, None, view)  # type: ignore[arg-type] - the storage only
     lid = b(mux.GetLocalLinearIdOp(INDEX))
     sizes = [b(mux.GetLocalSizeOp(d, INDEX)) for d in range(2)]
     yz = b(arith.AddiOp(op.local_id_y, b(arith.MuliOp(op.local_id_z, sizes[1]))))
@@ -234,13 +241,13 @@ def _check_type(op: mux.GroupCollectiveOp, f: func.FuncOp) -> None:
 def lower_op(b: Ops, scratch: Scratch, op: mux.GroupCollectiveOp) -> SSAValue:
     if isinstance(op, mux.WorkGroupAnyOp | mux.WorkGroupAllOp):
         return _vote(b, op)
+    if isinstance(op, mux.WorkGroupBroadcastOp):
+        return _broadcast(b, scratch, op)
     g = _Group.build(b, scratch, op.results[0].type)
     if isinstance(op, mux.WorkGroupReduceOp):
         return _reduce(b, g, op)
     if isinstance(op, mux.WorkGroupScanInclusiveOp | mux.WorkGroupScanExclusiveOp):
         return _scan(b, g, op, isinstance(op, mux.WorkGroupScanExclusiveOp))
-    if isinstance(op, mux.WorkGroupBroadcastOp):
-        return _broadcast(b, g, op)
     raise NotSupportedError(f"{PASS}: '{op.name}' is not supported")
 
 
