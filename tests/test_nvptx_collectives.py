@@ -212,3 +212,73 @@ def test_back_to_back_work_group_collectives(target: str, local: int) -> None:
     x = np.random.default_rng(local).integers(-50, 50, size=4 * local).astype(np.int32)
     got = _run_one(BACK_TO_BACK, "back_to_back", target, x, local)
     np.testing.assert_array_equal(got, _back_to_back_reference(x, local))
+
+
+# ---------------------------------------------------------------------------------------
+# PTX shape (llvmlite's NVPTX backend: no GPU needed, runs in CI)
+# ---------------------------------------------------------------------------------------
+
+_PTX_CASES = [
+    ("sub_group", "reduce", "add", "i32"),
+    ("sub_group", "scan_exclusive", "fmul", "f32"),
+    ("sub_group", "any", None, "i32"),
+    ("sub_group", "shuffle_xor", None, "i64"),
+    ("work_group", "reduce", "fadd", "f32"),
+    ("work_group", "scan_inclusive", "smax", "i32"),
+    ("work_group", "all", None, "i32"),
+]
+
+
+@functools.cache
+def _ptx_functions() -> dict[str, str]:
+    """Each kernel's PTX body, by kernel name (+ type)."""
+    kernels = []
+    for s, o, k, t in _PTX_CASES:
+        name = C.kernel_name(s, o, k)
+        kernels.append(C.kernel(s, o, k, t).replace(f"@{name}(", f"@{name}_{t}("))
+    src = "module {\n" + "".join(kernels) + "}\n"
+    ptx = xmux.compile(src, target="nvptx", cache=False).ptx
+    out = {}
+    for s, o, k, t in _PTX_CASES:
+        name = f"{C.kernel_name(s, o, k)}_{t}"
+        start = ptx.index(f".entry {name}(")
+        end = ptx.find(".entry ", start + 1)
+        out[name] = ptx[start : end if end >= 0 else len(ptx)]
+    return out
+
+
+def test_ptx_sub_group_reduce_is_shuffles_without_barriers() -> None:
+    body = _ptx_functions()["sub_group_reduce_add_i32"]
+    assert body.count("shfl.sync.bfly.b32") == 5  # full warps: a butterfly
+    assert body.count("shfl.sync.down.b32") == 5  # partial warps: a guarded tree ...
+    assert "shfl.sync.idx.b32" in body  # ... and lane 0's total to all
+    assert "bar.sync" not in body and "barrier" not in body
+    assert ".shared" not in body
+
+
+def test_ptx_sub_group_scan_and_vote_and_shuffle() -> None:
+    f = _ptx_functions()
+    assert f["sub_group_scan_exclusive_fmul_f32"].count("shfl.sync.up.b32") == 6
+    assert "vote.sync.any.pred" in f["sub_group_any_i32"]
+    xor = f["sub_group_shuffle_xor_i64"]
+    assert xor.count("shfl.sync.idx.b32") == 2  # two halves
+    for body in f.values():
+        if "sub_group" in body.split("(")[0]:
+            assert "bar.sync" not in body
+
+
+def test_ptx_work_group_reduce_two_barriers_one_slot_per_warp() -> None:
+    body = _ptx_functions()["work_group_reduce_fadd_f32"]
+    assert body.count("bar.sync") == 2
+    assert body.count("shfl.sync.down.b32") == 10  # each warp's tree, then warp 0's
+    assert ".shared .align 64 .b8 __mux_wg_nvptx_f32[256]" in body  # 64 f32 slots
+    assert body.count("st.shared") == 2
+
+
+def test_ptx_work_group_scan_and_any_all() -> None:
+    f = _ptx_functions()
+    scan = f["work_group_scan_inclusive_smax_i32"]
+    assert scan.count("bar.sync") == 2 and scan.count("shfl.sync.up.b32") == 10
+    vote = f["work_group_all_i32"]
+    assert "bar.red.and.pred" in vote
+    assert "bar.sync" not in vote and ".shared" not in vote
