@@ -58,10 +58,10 @@ After::
     %0 = arith.constant 1 : i32
     %1 = arith.shli %0, %size : i32
     %2 = arith.subi %1, %0 : i32
-    %3 = arith.constant -1 : i32
-    %4 = arith.constant 32 : i32
-    %5 = arith.cmpi eq, %size, %4 : i32
-    %mask = arith.select %5, %3, %2 : i32
+    %3 = arith.constant 32 : i32
+    %4 = arith.cmpi eq, %size, %3 : i32
+    %5 = arith.constant -1 : i32
+    %mask = arith.select %4, %5, %2 : i32
     %6 = arith.xori %lane, %m : i32
     %7 = arith.cmpi ult, %6, %size : i32
     %8 = arith.select %7, %6, %lane : i32

@@ -46,20 +46,24 @@ Before::
 After (``...``: the warp tree of lower-sub-group-collectives-nvptx)::
 
     %lane = mux.get_sub_group_local_id : i32
-    ...
-    %t = ... lane 0: the warp's total
-    %sg = mux.get_sub_group_id : i32
-    %first = arith.cmpi eq, %lane, %c0 : i32
-    %s = memref.get_global @__mux_wg_nvptx_i32 : memref<1x64xi32, 3>
-    scf.if %first {
-      memref.store %t, %s[%c0_1, %sg_index] : memref<1x64xi32, 3>
+    %size = mux.get_sub_group_size : i32
+    %mask = ...
+    %warp = mux.get_sub_group_id : i32
+    %warps = mux.get_num_sub_groups : i32
+    %scratch = memref.get_global @__mux_wg_nvptx_i32 : memref<1x64xi32, 3>
+    %t = ...                           // shfl.sync.down tree: lane 0 has the warp's total
+    %lane0 = arith.cmpi eq, %lane, %c0_i32 : i32
+    scf.if %lane0 {
+      %w = arith.index_cast %warp : i32 to index
+      memref.store %t, %scratch[%c0, %w] : memref<1x64xi32, 3>
     }
     mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %warp0 = arith.cmpi eq, %warp, %c0_i32 : i32
     scf.if %warp0 {
-      ... %v = slot[min(lane, nw − 1)], the tree over nw lanes, lane 0 stores slot[32]
-    }
+      ...                              // slot[min(lane, warps − 1)], the tree over
+    }                                  // %warps lanes, lane 0 stores slot 32
     mux.work_group_barrier work_group, <acq_rel, work_group_memory>
-    %r = memref.load %s[%c0_1, %c32] : memref<1x64xi32, 3>
+    %r = memref.load %scratch[%c0, %c32] : memref<1x64xi32, 3>
 """
 
 from __future__ import annotations
