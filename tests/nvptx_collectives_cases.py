@@ -22,13 +22,14 @@ INT_KINDS = (
     "logical_and", "logical_or", "logical_xor",
 )
 FLOAT_KINDS = ("fadd", "fmul", "fmin", "fmax")
-NP = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+NP = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
       "f16": np.float16, "f32": np.float32, "f64": np.float64}
 #: kinds each element type is tested with
 KINDS = {
     "i32": INT_KINDS,
     "i64": INT_KINDS,
     "i8": ("add", "umax", "smin", "xor", "logical_or"),
+    "i1": ("and", "or", "xor", "smin", "umax", "logical_and", "logical_xor"),
     "i16": ("mul", "and", "umin", "logical_and", "logical_xor"),
     "f32": FLOAT_KINDS,
     "f64": FLOAT_KINDS,
@@ -148,7 +149,7 @@ def cases(t: str) -> list[tuple[str, str, str | None]]:
     out: list[tuple[str, str, str | None]] = []
     for scope in ("sub_group", "work_group"):
         out += [(scope, op, k) for op in SCANS for k in KINDS[t]]
-        if t in ("i32", "f64", "i8"):
+        if t in ("i32", "f64", "i8", "i1"):
             out.append((scope, "broadcast", None))
     if t in ("i32", "f64", "i64", "f32", "i16"):
         out += [("sub_group", op, None) for op in SHUFFLES if op != "broadcast"]
@@ -279,6 +280,8 @@ def reference(
     for g in range(len(x) // size):
         xs = x[g * size : (g + 1) * size].tolist()
         ys = y[g * size : (g + 1) * size].tolist()
+        if t == "i1":  # a true i1 is -1 as a signed integer (smin)
+            xs, ys = [-int(v) for v in xs], [-int(v) for v in ys]
         if scope == "work_group" and op == "broadcast":
             chosen = (local[0] - 1) + (local[1] - 1 if len(local) > 1 else 0) * local[0]
             out += [xs[chosen]] * size

@@ -84,6 +84,8 @@ _CPU_CASES = [
     ("i32", "sub_group", "shuffle", None),
     ("i8", "sub_group", "broadcast", None),
     ("i32", "work_group", "broadcast", None),
+    ("i1", "work_group", "reduce", "smin"),
+    ("i1", "sub_group", "scan_exclusive", "and"),
     ("i32", "sub_group", "any", None),
     ("i32", "work_group", "all", None),
 ]
