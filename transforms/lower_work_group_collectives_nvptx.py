@@ -8,8 +8,8 @@ lower-sub-group-collectives-nvptx and define-mux-builtins-nvptx (the barriers it
 ``mux.work_group_barrier``, the queries ``mux.get_sub_group_*``).
 
 Storage: per element type one ``memref.global`` in memory space 3 (shared memory),
-``@__mux_wg_nvptx_<type> : memref<R x 64 x T, 3>``, per row slots 0..31 (one per warp:
-1024 work-items at most) and slots 32..63. Every collective has two barriers B1, B2 and follows one
+``@__mux_wg_nvptx_<type> : memref<1x64xT, 3>``: slots 0..31 (one per warp: 1024 work-items
+at most) and slots 32..63. Every collective has two barriers B1, B2 and follows one
 discipline: slots 0..31 are written before B1 and read between B1 and B2; slots 32..63 are
 written between B1 and B2 and read after B2. So consecutive collectives (also around loop back
 edges) reuse the storage without a third barrier: the next one writes slots 0..31 only after
@@ -31,12 +31,6 @@ broadcast              the chosen work-item stores slot[0]; B1; every work-item 
 any, all               ``bar.red.or`` / ``bar.red.and`` (``llvm.nvvm.barrier0.or/and``):
                        the barrier itself folds the predicate; no storage
 =====================  ==================================================================
-
-**Batches.** Consecutive collectives of one block that do not use each other's results,
-with only write-free ops between them, share B1 and B2 (lower-work-group-collectives'
-batches): each writes its own row of its type's storage (R rows: the largest batch), warp 0
-runs all their second stages in one branch; ops between them that use a result move after
-the batch. any/all are their own barriers and stay out of batches.
 
 Logical kinds on wider integers give 0 or 1; floats combine in tree order. A work-group of
 any size 1..1024 in 1-3 dimensions works: warps are taken in local linear order, and the last
@@ -80,12 +74,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, ModuleOp, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
-from xmux.dialects.mux import GroupOpKind
 from xmux.errors import NotSupportedError
 from xmux.transforms.lower_sub_group_collectives_nvptx import (
     WARP,
@@ -100,8 +93,6 @@ from xmux.transforms.lower_sub_group_collectives_nvptx import (
 from xmux.transforms.lower_work_group_collectives import (
     Ops,
     Scratch,
-    _Batch,
-    batches_of_block,
     combine,
     declare_scratch,
     is_work_group_collective,
@@ -118,57 +109,35 @@ INDEX = IndexType()
 
 @dataclass
 class _Group:
-    """What a batch needs: the warp, the warp id, the number of warps, the storage views."""
+    """What one collective needs: the warp, the warp id, the number of warps, the storage."""
 
     warp: Warp
     sg: SSAValue  # i32
     nw: SSAValue  # i32
-    views: dict[str, SSAValue]
+    view: SSAValue
 
     @staticmethod
-    def build(b: Ops, scratch: Scratch, members: list[mux.GroupCollectiveOp]) -> _Group:
+    def build(b: Ops, scratch: Scratch, t: Attribute) -> _Group:
         w = Warp.build(b)
         sg = b(mux.GetSubGroupIdOp(i32))
         sg.name_hint = "warp"
         nw = b(mux.GetNumSubGroupsOp(i32))
         nw.name_hint = "warps"
-        views: dict[str, SSAValue] = {}
-        for m in members:
-            key = type_key(m.results[0].type)
-            if key not in views:
-                views[key] = scratch.view(b, key)
-                views[key].name_hint = "scratch"
-        return _Group(w, sg, nw, views)
+        view = scratch.view(b, type_key(t))
+        view.name_hint = "scratch"
+        return _Group(w, sg, nw, view)
 
 
 def _idx(b: Ops, v: SSAValue | int) -> SSAValue:
     return b.index(v) if isinstance(v, int) else b(arith.IndexCastOp(v, INDEX))
 
 
-@dataclass
-class _Member:
-    """One collective of a batch: its storage row and what its phases computed."""
+def _store(b: Ops, g: _Group, v: SSAValue, slot: SSAValue | int) -> None:
+    b(memref.StoreOp.get(v, g.view, [b.index(0), _idx(b, slot)]))
 
-    op: mux.GroupCollectiveOp
-    g: _Group
-    row: int
-    kind: GroupOpKind | None = None
-    own: SSAValue | None = None  # the warp-level value (a scan's own prefix, a broadcast)
 
-    @property
-    def view(self) -> SSAValue:
-        return self.g.views[type_key(self.op.results[0].type)]
-
-    def store(self, b: Ops, v: SSAValue, slot: SSAValue | int) -> None:
-        b(memref.StoreOp.get(v, self.view, [b.index(self.row), _idx(b, slot)]))
-
-    def load(self, b: Ops, slot: SSAValue | int) -> SSAValue:
-        return b(memref.LoadOp.get(self.view, [b.index(self.row), _idx(b, slot)]))
-
-    def warp_value(self, b: Ops) -> SSAValue:
-        """Warp 0's lane l: slot min(l, nw − 1) (lanes past the warps read a real value)."""
-        last = b(arith.SubiOp(self.g.nw, c32(b, 1)))
-        return self.load(b, b(arith.MinUIOp(self.g.warp.lane, last)))
+def _load(b: Ops, g: _Group, slot: SSAValue | int) -> SSAValue:
+    return b(memref.LoadOp.get(g.view, [b.index(0), _idx(b, slot)]))
 
 
 def _when(b: Ops, cond: SSAValue, body: Callable[[Ops], None]) -> None:
@@ -179,128 +148,89 @@ def _when(b: Ops, cond: SSAValue, body: Callable[[Ops], None]) -> None:
     if_(b, cond, [], then)
 
 
+def _barrier(b: Ops) -> None:
+    b(mux.WorkGroupBarrierOp())
+
+
 def _eq(b: Ops, x: SSAValue, y: SSAValue) -> SSAValue:
     return b(arith.CmpiOp(x, y, "eq"))
 
 
-def _is_scan(op: Operation) -> bool:
-    return isinstance(op, mux.WorkGroupScanInclusiveOp | mux.WorkGroupScanExclusiveOp)
+def _warp_value(b: Ops, g: _Group) -> SSAValue:
+    """Warp 0's lane l: slot[min(l, nw − 1)] (lanes past the warps read a real value)."""
+    last = b(arith.SubiOp(g.nw, c32(b, 1)))
+    return _load(b, g, b(arith.MinUIOp(g.warp.lane, last)))
 
 
-# --- the phases: before B1 (every work-item), warp 0 between B1 and B2, after B2 ---------
+def _reduce(b: Ops, g: _Group, op: mux.ReductionLikeOp) -> SSAValue:
+    w = g.warp
+    x, kind = operand(b, op.kind_value, op.value)
+    total = reduce_to_lane0(b, kind, x, w, w.size)
+    lane0 = _eq(b, w.lane, c32(b, 0))
+    _when(b, lane0, lambda bb: _store(bb, g, total, g.sg))
+    _barrier(b)
+
+    def first_warp(bb: Ops) -> None:
+        v = _warp_value(bb, g)
+        r = reduce_to_lane0(bb, kind, v, w, g.nw)
+        _when(bb, _eq(bb, w.lane, c32(bb, 0)), lambda b3: _store(b3, g, r, RESULT))
+
+    _when(b, _eq(b, g.sg, c32(b, 0)), first_warp)
+    _barrier(b)
+    return _load(b, g, RESULT)
 
 
-def _write(b: Ops, m: _Member) -> None:
-    w, op = m.g.warp, m.op
-    if isinstance(op, mux.WorkGroupBroadcastOp):
-        lid = b(mux.GetLocalLinearIdOp(INDEX))
-        sizes = [b(mux.GetLocalSizeOp(d, INDEX)) for d in range(2)]
-        yz = b(arith.AddiOp(op.local_id_y, b(arith.MuliOp(op.local_id_z, sizes[1]))))
-        chosen = b(arith.AddiOp(op.local_id_x, b(arith.MuliOp(yz, sizes[0]))))
-        _when(b, _eq(b, lid, chosen), lambda bb: m.store(bb, op.value, 0))
-        return
-    assert isinstance(op, mux.ReductionLikeOp)
-    x, m.kind = operand(b, op.kind_value, op.value)
-    if isinstance(op, mux.WorkGroupReduceOp):
-        total = reduce_to_lane0(b, m.kind, x, w, w.size)
-        _when(b, _eq(b, w.lane, c32(b, 0)), lambda bb: m.store(bb, total, m.g.sg))
-        return
-    m.own = scan_inclusive(b, m.kind, x, w)
+def _scan(b: Ops, g: _Group, op: mux.ReductionLikeOp, exclusive: bool) -> SSAValue:
+    w = g.warp
+    x, kind = operand(b, op.kind_value, op.value)
+    incl = scan_inclusive(b, kind, x, w)
     last_lane = _eq(b, w.lane, b(arith.SubiOp(w.size, c32(b, 1))))
-    incl = m.own
-    _when(b, last_lane, lambda bb: m.store(bb, incl, m.g.sg))
+    _when(b, last_lane, lambda bb: _store(bb, g, incl, g.sg))
+    _barrier(b)
 
+    def first_warp(bb: Ops) -> None:
+        totals = scan_inclusive(bb, kind, _warp_value(bb, g), w)
+        nxt = bb(arith.AddiOp(w.lane, c32(bb, 1)))
+        store = bb(arith.CmpiOp(nxt, g.nw, "ult"))
+        slot = bb(arith.AddiOp(nxt, c32(bb, RESULT)))
+        _when(bb, store, lambda b3: _store(b3, g, totals, slot))
 
-def _first_warp(b: Ops, m: _Member) -> None:
-    w = m.g.warp
-    assert m.kind is not None
-    if isinstance(m.op, mux.WorkGroupReduceOp):
-        r = reduce_to_lane0(b, m.kind, m.warp_value(b), w, m.g.nw)
-        _when(b, _eq(b, w.lane, c32(b, 0)), lambda bb: m.store(bb, r, RESULT))
-        return
-    # scans: lane l < nw − 1 stores the prefix of warps 0..l for warp l + 1
-    totals = scan_inclusive(b, m.kind, m.warp_value(b), w)
-    nxt = b(arith.AddiOp(w.lane, c32(b, 1)))
-    store = b(arith.CmpiOp(nxt, m.g.nw, "ult"))
-    slot = b(arith.AddiOp(nxt, c32(b, RESULT)))
-    _when(b, store, lambda bb: m.store(bb, totals, slot))
-
-
-def _between(b: Ops, m: _Member) -> None:
-    """Every work-item, between the barriers: a broadcast's load (slots 0..31 are read
-    only here), an exclusive scan's shuffle (every lane of the warp runs it)."""
-    if isinstance(m.op, mux.WorkGroupBroadcastOp):
-        m.own = m.load(b, 0)
-    elif isinstance(m.op, mux.WorkGroupScanExclusiveOp):
-        assert m.own is not None
-        m.own = shift_up(b, m.op.kind_value, m.own, m.g.warp)
-
-
-def _read(b: Ops, m: _Member) -> SSAValue:
-    if isinstance(m.op, mux.WorkGroupBroadcastOp):
-        assert m.own is not None
-        return m.own
-    if isinstance(m.op, mux.WorkGroupReduceOp):
-        return m.load(b, RESULT)
-    own, w, kind = m.own, m.g.warp, m.kind
-    assert own is not None and kind is not None
-    exclusive = isinstance(m.op, mux.WorkGroupScanExclusiveOp)
+    _when(b, _eq(b, g.sg, c32(b, 0)), first_warp)
+    # shuffles before the branch on the warp: every lane of the warp runs them
+    own = shift_up(b, op.kind_value, incl, w) if exclusive else incl
+    _barrier(b)
+    warp0 = _eq(b, g.sg, c32(b, 0))
 
     def later_warp(bb: Ops) -> list[SSAValue]:
-        prefix = m.load(bb, bb(arith.AddiOp(m.g.sg, c32(bb, RESULT))))
+        prefix = _load(bb, g, bb(arith.AddiOp(g.sg, c32(bb, RESULT))))
         folded = combine(bb, kind, prefix, own)
         if not exclusive:
             return [folded]
         return [bb(arith.SelectOp(_eq(bb, w.lane, c32(bb, 0)), prefix, folded))]
 
-    warp0 = _eq(b, m.g.sg, c32(b, 0))
     return if_(b, warp0, [own.type], lambda bb: [own], later_warp)[0]
 
 
-def _lower_batch(scratch: Scratch, batch: _Batch, rows: dict[Operation, int]) -> None:
-    ops = [mm.op for mm in batch.members]
-    b = Ops()
-    g = _Group.build(b, scratch, ops)
-    members = [_Member(o, g, rows[o]) for o in ops]
-    for m in members:
-        _write(b, m)
-    b(mux.WorkGroupBarrierOp())
-    shuffled = [m for m in members if not isinstance(m.op, mux.WorkGroupBroadcastOp)]
-    if shuffled:
-
-        def first_warp(bb: Ops) -> None:
-            for m in shuffled:
-                _first_warp(bb, m)
-
-        _when(b, _eq(b, g.sg, c32(b, 0)), first_warp)
-    for m in members:
-        _between(b, m)
-    b(mux.WorkGroupBarrierOp())
-    results = [_read(b, m) for m in members]
-    last = ops[-1]
-    Rewriter.insert_op(b.ops, InsertPoint.before(last))
-    for o in batch.moved:  # ops between members that use their results
-        o.detach()
-        Rewriter.insert_op(o, InsertPoint.before(last))
-    for o, r in zip(ops, results, strict=True):
-        if o.results[0].name_hint:
-            r.name_hint = o.results[0].name_hint
-        o.results[0].replace_all_uses_with(r)
-    for o in ops:
-        Rewriter.erase_op(o)
+def _broadcast(b: Ops, scratch: Scratch, op: mux.WorkGroupBroadcastOp) -> SSAValue:
+    view = scratch.view(b, type_key(op.result.type))
+    view.name_hint = "scratch"
+    g = _Group(None, None, None, view)  # type: ignore[arg-type] - the storage only
+    lid = b(mux.GetLocalLinearIdOp(INDEX))
+    sizes = [b(mux.GetLocalSizeOp(d, INDEX)) for d in range(2)]
+    yz = b(arith.AddiOp(op.local_id_y, b(arith.MuliOp(op.local_id_z, sizes[1]))))
+    chosen = b(arith.AddiOp(op.local_id_x, b(arith.MuliOp(yz, sizes[0]))))
+    _when(b, _eq(b, lid, chosen), lambda bb: _store(bb, g, op.value, 0))
+    _barrier(b)
+    r = _load(b, g, 0)
+    _barrier(b)
+    return r
 
 
-def _vote(op: mux.WorkGroupAnyOp | mux.WorkGroupAllOp) -> None:
-    b = Ops()
+def _vote(b: Ops, op: mux.WorkGroupAnyOp | mux.WorkGroupAllOp) -> SSAValue:
     which = "or" if isinstance(op, mux.WorkGroupAnyOp) else "and"
     pred = b(arith.ExtUIOp(op.value, i32))
     r = b(llvm.CallIntrinsicOp(f"llvm.nvvm.barrier0.{which}", [pred], [i32]))
-    value = b(arith.CmpiOp(r, c32(b, 0), "ne"))
-    if op.result.name_hint:
-        value.name_hint = op.result.name_hint
-    Rewriter.insert_op(b.ops, InsertPoint.before(op))
-    op.result.replace_all_uses_with(value)
-    Rewriter.erase_op(op)
+    return b(arith.CmpiOp(r, c32(b, 0), "ne"))
 
 
 def _check_type(op: mux.GroupCollectiveOp, f: func.FuncOp) -> None:
@@ -312,12 +242,17 @@ def _check_type(op: mux.GroupCollectiveOp, f: func.FuncOp) -> None:
         )
 
 
-def _is_vote(op: Operation) -> bool:
-    return isinstance(op, mux.WorkGroupAnyOp | mux.WorkGroupAllOp)
-
-
-def _uses_storage(op: Operation) -> bool:
-    return is_work_group_collective(op) and not _is_vote(op)
+def lower_op(b: Ops, scratch: Scratch, op: mux.GroupCollectiveOp) -> SSAValue:
+    if isinstance(op, mux.WorkGroupAnyOp | mux.WorkGroupAllOp):
+        return _vote(b, op)
+    if isinstance(op, mux.WorkGroupBroadcastOp):
+        return _broadcast(b, scratch, op)
+    g = _Group.build(b, scratch, op.results[0].type)
+    if isinstance(op, mux.WorkGroupReduceOp):
+        return _reduce(b, g, op)
+    if isinstance(op, mux.WorkGroupScanInclusiveOp | mux.WorkGroupScanExclusiveOp):
+        return _scan(b, g, op, isinstance(op, mux.WorkGroupScanExclusiveOp))
+    raise NotSupportedError(f"{PASS}: '{op.name}' is not supported")
 
 
 @dataclass(frozen=True)
@@ -327,35 +262,30 @@ class LowerWorkGroupCollectivesNvptx(ModulePass):
     name = "lower-work-group-collectives-nvptx"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        funcs = [
-            f for f in attrs.functions(op).values()
-            if any(is_work_group_collective(o) for o in f.walk())
+        found = [
+            (f, o)
+            for f in attrs.functions(op).values()
+            for o in f.walk()
+            if is_work_group_collective(o)
         ]
-        if not funcs:
+        if not found:
             return
         scratch = Scratch(SLOTS, extra=0)
-        plans: list[tuple[_Batch, dict[Operation, int]]] = []
-        for f in funcs:
-            for o in f.walk():
-                if is_work_group_collective(o):
-                    _check_type(o, f)  # type: ignore[arg-type]
-            blocks = [blk for o in f.walk() for r in o.regions for blk in r.blocks]
-            for blk in blocks:
-                for batch in batches_of_block(blk, _uses_storage):
-                    used: dict[str, int] = {}
-                    rows: dict[Operation, int] = {}
-                    for mm in batch.members:
-                        t = mm.op.results[0].type
-                        key = type_key(t)
-                        rows[mm.op] = used.get(key, 0)
-                        used[key] = rows[mm.op] + 1
-                        scratch.types[key] = t
-                        scratch.rows[key] = max(scratch.rows.get(key, 0), used[key])
-                    plans.append((batch, rows))
+        for f, o in found:
+            _check_type(o, f)  # type: ignore[arg-type]
+            if isinstance(o, mux.WorkGroupAnyOp | mux.WorkGroupAllOp):
+                continue
+            key = type_key(o.results[0].type)
+            scratch.types[key] = o.results[0].type
+            scratch.rows[key] = 1
         if scratch.types:
             declare_scratch(op, scratch, SCRATCH_PREFIX)
-        for batch, rows in plans:
-            _lower_batch(scratch, batch, rows)
-        for f in funcs:
-            for o in [o for o in f.walk() if _is_vote(o)]:
-                _vote(o)  # type: ignore[arg-type]
+        for _, o in found:
+            b = Ops()
+            value = lower_op(b, scratch, o)  # type: ignore[arg-type]
+            if o.results[0].name_hint:
+                value.name_hint = o.results[0].name_hint
+            Rewriter.insert_op(b.ops, InsertPoint.before(o))
+            o.results[0].replace_all_uses_with(value)
+            Rewriter.erase_op(o)
+
