@@ -284,3 +284,61 @@ def test_ptx_work_group_scan_and_any_all() -> None:
     vote = f["work_group_all_i32"]
     assert "bar.red.and.pred" in vote
     assert "bar.sync" not in vote and ".shared" not in vote
+
+
+MIXED_BATCH = """
+func.func @mixed(%x: memref<?xi32>, %o: memref<?xf64>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %x[%i] : memref<?xi32>
+  %f = arith.sitofp %v : i32 to f32
+  %d = arith.sitofp %v : i32 to f64
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : i32
+  %p = arith.cmpi sgt, %v, %c5 : i32
+  // independent collectives of three types back to back (an any, a barrier, among them)
+  %a = mux.work_group_reduce fadd %f : f32
+  %b = mux.work_group_scan_inclusive add %v : i32
+  %q = mux.work_group_any %p : i1
+  %c = mux.work_group_broadcast %d, %c3, %c0, %c0 : f64
+  %e = mux.work_group_reduce fmax %d : f64
+  %g = mux.work_group_scan_exclusive fadd %f : f32
+  %a64 = arith.extf %a : f32 to f64
+  %b64 = arith.sitofp %b : i32 to f64
+  %q64 = arith.uitofp %q : i1 to f64
+  %g64 = arith.extf %g : f32 to f64
+  %s1 = arith.addf %a64, %b64 : f64
+  %s2 = arith.addf %s1, %c : f64
+  %c7 = arith.constant 7.0 : f64
+  %s3 = arith.mulf %e, %c7 : f64
+  %s4 = arith.addf %s2, %s3 : f64
+  %c1000 = arith.constant 1000.0 : f64
+  %s5 = arith.mulf %q64, %c1000 : f64
+  %s6 = arith.addf %s4, %s5 : f64
+  %c3f = arith.constant 3.0 : f64
+  %s7 = arith.mulf %g64, %c3f : f64
+  %s8 = arith.subf %s6, %s7 : f64
+  memref.store %s8, %o[%i] : memref<?xf64>
+  func.return
+}
+"""
+
+
+@gpu
+@pytest.mark.parametrize("local", [256, 48, 1024, 96])
+def test_mixed_type_batch_gpu_equals_cpu(local: int) -> None:
+    rng = np.random.default_rng(local)
+    x = rng.integers(-6, 7, size=3 * local).astype(np.int32)
+    outs = []
+    for target in ("cpu", "nvptx"):
+        o = np.zeros(3 * local, np.float64)
+        xmux.compile(MIXED_BATCH, target=target)["mixed"](
+            x, o, global_size=(3 * local,), local_size=(local,)
+        )
+        outs.append(o)
+    np.testing.assert_array_equal(outs[1], outs[0])
+    # the CPU side against numpy (so the comparison is not between two wrong answers)
+    g = x.reshape(3, local).astype(np.float64)
+    want = (g.sum(1, keepdims=True) + np.cumsum(g, 1) + g[:, 3:4] + 7 * g.max(1, keepdims=True)
+            + 1000 * (g > 5).any(1, keepdims=True) - 3 * (np.cumsum(g, 1) - g))
+    np.testing.assert_array_equal(outs[0], want.ravel())
