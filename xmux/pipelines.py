@@ -54,8 +54,8 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "lower-gpu-printf-nvptx",  # convert-gpu-to-mux's host printer calls -> CUDA's vprintf
     "lower-kernel-asserts",  # reported through xmux_check_failed, as on the CPU
     "define-check-failed-nvptx",  # ... defined in the device module (no host callback)
-    "lower-sub-group-collectives",
-    "lower-work-group-collectives",
+    "lower-work-group-collectives-nvptx",  # warp trees + shared memory + bar.sync / bar.red
+    "lower-sub-group-collectives-nvptx",  # shfl.sync / vote.sync over a warp's live lanes
     "define-mux-builtins-nvptx",
     "add-kernel-wrapper-nvptx",
 )
@@ -183,7 +183,6 @@ def nvptx(
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
-        "lower-sub-group-collectives": {"sub_group_size": 32},
         "convert-gpu-to-mux": {"sub_group_size": 32},
         "expand-oacc-reductions": {"target": "ptx"},
         "convert-to-llvm": {"target": "nvptx"},
