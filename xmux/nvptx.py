@@ -50,11 +50,11 @@ class NvptxKernel:
         spec_constants: dict | None = None,
         profile: bool = False,
     ):
+        """Run the kernel on the current CUDA device (``spec_constants`` as on the CPU:
+        values over the program's for this launch; ``threads`` is the CPU's and ignored)."""
         from xmux.api import LaunchProfile
         from xmux.runtime import cuda
 
-        """Run the kernel on the current CUDA device (``spec_constants`` as on the CPU:
-        values over the program's for this launch)."""
         module, extra = None, []
         spec = self.program._gpu_spec
         if spec is not None:
