@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     IntAttr,
     IntegerAttr,
@@ -24,6 +25,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
+
+from xmux.dialects import llvm as llvm_ext
 
 # ---------------------------------------------------------------------------------------
 # Attribute keys
@@ -44,8 +47,10 @@ WORK_ITEM_LOOP = "mux.work_item_loop"
 PER_WORK_ITEM = "mux.per_work_item"
 SINGLE_WORK_ITEM = "mux.single_work_item"
 SUB_GROUP_SCOPE = "mux.sub_group_scope"
-LOOP_PARALLEL = "xmux.loop_parallel"
-ACCESS_GROUPS = "xmux.access_groups"
+# upstream's llvm-dialect names (inherent attributes of llvm.load/store/call/atomics and of
+# llvm.br/cond_br upstream; discardable ones on xDSL's ops, which upstream's parser accepts)
+LOOP_ANNOTATION = "loop_annotation"
+ACCESS_GROUPS = "access_groups"
 LOOP_VECTORIZE_WIDTH = "xmux.loop_vectorize_width"
 VECTOR_SCHEDULE = "mux.vector_schedule"
 KERNEL_TABLE = "xmux.kernel_table"
@@ -316,25 +321,70 @@ def mark_per_work_item(op: Operation) -> None:
     op.attributes[PER_WORK_ITEM] = UnitAttr()
 
 
-def get_loop_parallel(op: Operation) -> int | None:
-    return _get_int(op, LOOP_PARALLEL)
+def get_loop_annotation(op: Operation) -> llvm_ext.LoopAnnotationAttr | None:
+    """The ``#llvm.loop_annotation`` of a lowered loop's latch branch (its ``!llvm.loop``)."""
+    attr = op.attributes.get(LOOP_ANNOTATION)
+    if attr is not None and not isinstance(attr, llvm_ext.LoopAnnotationAttr):
+        raise ValueError(f"{op.name}: attribute {LOOP_ANNOTATION} must be #llvm.loop_annotation")
+    return attr
 
 
-def set_loop_parallel(op: Operation, group: int) -> None:
-    op.attributes[LOOP_PARALLEL] = IntegerAttr(group, i64)
+def set_loop_annotation(
+    op: Operation, parallel_group: int | None = None, vectorize_width: int | None = None
+) -> None:
+    """Annotate a latch branch: its loop's accesses in group ``parallel_group`` do not depend
+    on each other across iterations (``parallelAccesses``), and the vectorization hint
+    ``vectorize_width`` W (see ``get_loop_vectorize_width``): W > 1 vectorizes W wide, not
+    forced (LLVM warns about a forced loop it cannot vectorize), with unrolling off (full
+    unrolling runs before the loop vectorizer and would leave W scalar copies the SLP
+    vectorizer does not pack); 1 neither vectorizes nor interleaves. Loops are
+    ``mustProgress``, as every loop in C++/OpenCL C."""
+    params: dict[str, Attribute] = {"mustProgress": llvm_ext.bool_attr(True)}
+    if parallel_group is not None:
+        params["parallelAccesses"] = ArrayAttr([llvm_ext.AccessGroupAttr(parallel_group)])
+    if vectorize_width is not None:
+        width = llvm_ext.i32_attr(max(vectorize_width, 1))
+        if vectorize_width <= 1:
+            params["vectorize"] = llvm_ext.LoopVectorizeAttr(
+                disable=llvm_ext.bool_attr(True), width=width
+            )
+            params["interleave"] = llvm_ext.LoopInterleaveAttr(count=llvm_ext.i32_attr(1))
+        else:
+            params["vectorize"] = llvm_ext.LoopVectorizeAttr(width=width)
+            params["unroll"] = llvm_ext.LoopUnrollAttr(disable=llvm_ext.bool_attr(True))
+    op.attributes[LOOP_ANNOTATION] = llvm_ext.LoopAnnotationAttr(**params)
+
+
+def get_loop_parallel(op: Operation) -> tuple[int, ...]:
+    """The access groups whose accesses the latch ``op``'s loop runs in parallel."""
+    annotation = get_loop_annotation(op)
+    groups = None if annotation is None else annotation.get("parallelAccesses")
+    if not isinstance(groups, ArrayAttr):
+        return ()
+    return tuple(g.id.data for g in groups.data if isinstance(g, llvm_ext.AccessGroupAttr))
 
 
 def get_access_groups(op: Operation) -> tuple[int, ...]:
-    return _get_int_array(op, ACCESS_GROUPS) or ()
+    """The access groups (``access_groups = [#llvm.access_group<...>]``) of a memory op."""
+    attr = op.attributes.get(ACCESS_GROUPS)
+    if attr is None:
+        return ()
+    if not isinstance(attr, ArrayAttr) or not all(
+        isinstance(g, llvm_ext.AccessGroupAttr) for g in attr.data
+    ):
+        raise ValueError(f"{op.name}: attribute {ACCESS_GROUPS} must be [#llvm.access_group...]")
+    return tuple(g.id.data for g in attr.data)
 
 
 def set_access_groups(op: Operation, groups: Sequence[int]) -> None:
-    _set_or_clear(op, ACCESS_GROUPS, _int_array(groups) if groups else None)
+    value = ArrayAttr([llvm_ext.AccessGroupAttr(g) for g in groups]) if groups else None
+    _set_or_clear(op, ACCESS_GROUPS, value)
 
 
 def get_loop_vectorize_width(op: Operation) -> int | None:
-    """Vectorization hint of a loop (``scf.for`` or its lowered latch branch): W > 1 asks
-    LLVM to vectorize it W wide (``llvm.loop.vectorize.width``), 1 not to vectorize it."""
+    """Vectorization hint of an ``scf.for``: W > 1 asks LLVM to vectorize it W wide
+    (``llvm.loop.vectorize.width``), 1 not to vectorize it. Lowering carries it to the
+    latch's loop annotation (``set_loop_annotation``)."""
     return _get_int(op, LOOP_VECTORIZE_WIDTH)
 
 
@@ -359,8 +409,7 @@ def get_vector_schedule(op: Operation) -> VectorSchedule | None:
         return None
     if len(vals) != 3 or vals[0] < 1 or vals[1] not in (0, 1, 2) or vals[2] not in (0, 1):
         raise ValueError(
-            f"@{_sym(op)}: {VECTOR_SCHEDULE} must be array<i64: width, dim, tail>, "
-            f"got {list(vals)}"
+            f"@{_sym(op)}: {VECTOR_SCHEDULE} must be array<i64: width, dim, tail>, got {list(vals)}"
         )
     return VectorSchedule(vals[0], vals[1], bool(vals[2]))
 

@@ -1,20 +1,23 @@
-"""Translate a module in the ``llvm`` dialect (plus ``llvmx``) to LLVM IR via llvmlite.
+"""Translate a module in the ``llvm`` dialect (``dialects/llvm.py``) to LLVM IR via llvmlite.
 
 Everything xDSL's translator already handles goes through
 ``xdsl.backend.llvm.convert_op.convert_op`` / ``convert_type`` / ``create_constant``. This module
 adds what xmux needs on top:
 
-- the ``llvmx`` ops (atomics, fence, switch, uitofp/fptosi/fptoui, extractelement);
+- the ops xDSL's ``llvm`` dialect lacks (``lowering/llvmx.py``: atomics, fence, switch,
+  uitofp/fptosi/fptoui, extractelement, addrspacecast) and ``llvm.add``/``sub``/``mul``/
+  ``shl`` with upstream's ``#llvm.overflow`` flags;
 - ``llvm.load`` / ``llvm.store`` with a non-zero ``ordering`` become atomic (xDSL drops it),
   volatile and nontemporal stores;
 - ``llvm.call_intrinsic "llvm.smin"`` etc.: overloaded intrinsic names are mangled with their
   types (``llvm.smin.i32``), as MLIR's translation does, and fast-math flags are kept;
-- loop metadata: a latch ``llvm.br`` / ``llvm.cond_br`` carrying ``xmux.loop_parallel = G``
-  gets ``!llvm.loop !{self, !{"llvm.loop.parallel_accesses", !G}, !{"llvm.loop.mustprogress"}}``
-  and every memory access with ``xmux.access_groups`` gets ``!llvm.access.group``, so LLVM's
-  loop vectorizer treats the loop as free of cross-iteration dependences; a latch's
-  ``xmux.loop_vectorize_width = W`` adds ``llvm.loop.vectorize.width`` W (W > 1: with
-  ``llvm.loop.unroll.disable``; W = 1: vectorization and interleaving off);
+- loop metadata, as ``mlir-translate --mlir-to-llvmir`` makes it: a latch ``llvm.br`` /
+  ``llvm.cond_br`` with ``loop_annotation = #llvm.loop_annotation<...>`` gets its
+  ``!llvm.loop`` node (``parallelAccesses`` → ``llvm.loop.parallel_accesses``,
+  ``mustProgress``, ``vectorize`` width/disable, ``interleave`` count, ``unroll`` disable),
+  and a memory access (load, store, atomic, call) with ``access_groups = [...]`` gets
+  ``!llvm.access.group``, so LLVM's loop vectorizer treats a parallel loop as free of
+  cross-iteration dependences;
 - function linkage (``internal`` helpers get inlined and dropped), ``llvm.mlir.global`` with
   initializer values or regions, alignment and linkage;
 - errors: anything that cannot be translated raises ``NotSupportedError`` naming the op and the
@@ -23,7 +26,7 @@ adds what xmux needs on top:
 Example: ``emit_text`` of::
 
     llvm.func internal @f(%p: !llvm.ptr, %v: i32) -> i32 {
-      %0 = llvmx.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
+      %0 = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
       %1 = llvm.call_intrinsic "llvm.smin"(%0, %v) : (i32, i32) -> i32
       llvm.return %1 : i32
     }
@@ -53,16 +56,19 @@ from xdsl.backend.llvm.convert_op import CastInstrWithFlags, convert_op, create_
 from xdsl.backend.llvm.convert_type import convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
     StringAttr,
 )
+from xdsl.dialects.builtin import i1 as builtin_i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import LLVMTranslationException
 
 from xmux.dialects import attrs
+from xmux.dialects import llvm as llvm_ext
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.lowering import llvmx
 
@@ -108,7 +114,7 @@ class _Metadata:
         return self.groups[gid]
 
     def attach_access_groups(self, op: Operation, instrs: Sequence[ir.Instruction]) -> None:
-        """``xmux.access_groups`` of ``op`` on the memory-touching instructions it became
+        """``access_groups`` of ``op`` on the memory-touching instructions it became
         (loads, stores, atomics and calls: the inliner hands a call's groups on)."""
         gids = attrs.get_access_groups(op)
         if not gids:
@@ -119,34 +125,46 @@ class _Metadata:
             if isinstance(instr, _MEMORY_INSTRUCTIONS):
                 instr.set_metadata("llvm.access.group", node)
 
-    def loop_id(self, gid: int | None, vectorize_width: int | None = None) -> _DistinctNode:
-        """The ``!llvm.loop`` node of a latch: parallel accesses of group ``gid`` and the
-        vectorization hint (W > 1: vectorize W wide; 1: do not vectorize, nor interleave)."""
+    def loop_id(self, annotation: llvm_ext.LoopAnnotationAttr) -> _DistinctNode:
+        """The ``!llvm.loop`` node of a latch's ``#llvm.loop_annotation`` (the parameters
+        xmux writes; ``attrs.set_loop_annotation`` says why these)."""
+        i1, i32 = ir.IntType(1), ir.IntType(32)
         props: list[ir.Value] = []
-        if gid is not None:
-            group = self.access_group(gid)
-            props.append(self.module.add_metadata(["llvm.loop.parallel_accesses", group]))
-        props.append(self.module.add_metadata(["llvm.loop.mustprogress"]))
-        if vectorize_width is not None:
-            i32, i1 = ir.IntType(32), ir.IntType(1)
-            width = max(vectorize_width, 1)
-            props.append(
-                self.module.add_metadata(["llvm.loop.vectorize.width", ir.Constant(i32, width)])
-            )
-            if width == 1:
-                off, one = ir.Constant(i1, 0), ir.Constant(i32, 1)
-                props.append(self.module.add_metadata(["llvm.loop.vectorize.enable", off]))
-                props.append(self.module.add_metadata(["llvm.loop.interleave.count", one]))
-            else:
-                # no vectorize.enable: a hint, not forced (LLVM warns about a forced loop it
-                # cannot vectorize); unroll.disable: full unrolling runs before the loop
-                # vectorizer and would leave W scalar copies, which the SLP vectorizer does
-                # not pack (it cannot see that their accesses do not alias)
-                props.append(self.module.add_metadata(["llvm.loop.unroll.disable"]))
+
+        def prop(key: str, value: Attribute | None, typ: ir.IntType) -> None:
+            if isinstance(value, IntegerAttr):
+                props.append(self.module.add_metadata([key, ir.Constant(typ, value.value.data)]))
+
+        groups = annotation.get("parallelAccesses")
+        if isinstance(groups, ArrayAttr) and groups.data:
+            nodes = [self.access_group(g.id.data) for g in groups.data]
+            props.append(self.module.add_metadata(["llvm.loop.parallel_accesses", *nodes]))
+        if _true(annotation.get("mustProgress")):
+            props.append(self.module.add_metadata(["llvm.loop.mustprogress"]))
+        vectorize = annotation.get("vectorize")
+        if isinstance(vectorize, llvm_ext.LoopVectorizeAttr):
+            prop("llvm.loop.vectorize.width", vectorize.get("width"), i32)
+            disable = vectorize.get("disable")
+            if disable is not None:  # upstream: enable = !disable
+                enable = IntegerAttr(0 if _true(disable) else 1, builtin_i1)
+                prop("llvm.loop.vectorize.enable", enable, i1)
+        interleave = annotation.get("interleave")
+        if isinstance(interleave, llvm_ext.LoopInterleaveAttr):
+            prop("llvm.loop.interleave.count", interleave.get("count"), i32)
+        unroll = annotation.get("unroll")
+        if isinstance(unroll, llvm_ext.LoopUnrollAttr) and _true(unroll.get("disable")):
+            props.append(self.module.add_metadata(["llvm.loop.unroll.disable"]))
         node = _DistinctNode(self.module)
         node.operands = (node, *props)
         return node
 
+
+def _true(attr: Attribute | None) -> bool:
+    """A ``true`` bool parameter (xDSL reads ``true`` as i1 -1 or 1)."""
+    return isinstance(attr, IntegerAttr) and attr.value.data != 0
+
+
+_OVERFLOW_BUILDERS = {"llvm.add": "add", "llvm.sub": "sub", "llvm.mul": "mul", "llvm.shl": "shl"}
 
 _MEMORY_INSTRUCTIONS = (
     instructions.LoadInstr,
@@ -289,6 +307,17 @@ class _FunctionEmitter:
             assert isinstance(phi, instructions.PhiInstr)
             phi.add_incoming(self.v(val), pred)
 
+    def overflow_op(self, op: llvm_ext.AddOp, b: ir.IRBuilder) -> None:
+        build = getattr(b, _OVERFLOW_BUILDERS[op.name])
+        self.val_map[op.res] = build(self.v(op.lhs), self.v(op.rhs), flags=op.flags)
+
+    def trunc(self, op: llvm_ext.TruncOp, b: ir.IRBuilder) -> None:
+        instr = CastInstrWithFlags(
+            b.block, "trunc", self.v(op.arg), convert_type(op.res.type), flags=op.flags
+        )
+        b._insert(instr)
+        self.val_map[op.res] = instr
+
     # -- llvmx -------------------------------------------------------------------------
 
     def atomicrmw(self, op: llvmx.AtomicRMWOp, b: ir.IRBuilder) -> None:
@@ -412,12 +441,11 @@ class _FunctionEmitter:
             b.cbranch(self.v(op.cond), then, other)
         else:
             convert_op(op, b, self.val_map, self.block_map)
-        gid = attrs.get_loop_parallel(op)
-        width = attrs.get_loop_vectorize_width(op)
-        if gid is not None or width is not None:
+        annotation = attrs.get_loop_annotation(op)
+        if annotation is not None:
             term = b.block.terminator
             assert term is not None
-            term.set_metadata("llvm.loop", self.md.loop_id(gid, width))
+            term.set_metadata("llvm.loop", self.md.loop_id(annotation))
 
     def stacksave(self, op: llvm.StackSaveOp, b: ir.IRBuilder) -> None:
         ptr = convert_type(op.res.type)
@@ -450,6 +478,8 @@ def _is_fp(t: ir.Type) -> bool:
 
 
 _HANDLERS: dict[type[Operation], Callable[[_FunctionEmitter, Any, ir.IRBuilder], None]] = {
+    **{cls: _FunctionEmitter.overflow_op for cls in llvm_ext.OVERFLOW_OPS.values()},
+    llvm_ext.TruncOp: _FunctionEmitter.trunc,
     llvmx.AtomicRMWOp: _FunctionEmitter.atomicrmw,
     llvmx.AtomicCmpXchgOp: _FunctionEmitter.cmpxchg,
     llvmx.FenceOp: _FunctionEmitter.fence,
@@ -487,10 +517,7 @@ _OVERLOADED: dict[str, tuple[int, ...]] = {
             "uadd.sat ssub.sat usub.sat sshl.sat ushl.sat canonicalize stacksave"
         ).split()
     },
-    **{
-        f"llvm.{n}.with.overflow": (0,)
-        for n in ("sadd", "uadd", "ssub", "usub", "smul", "umul")
-    },
+    **{f"llvm.{n}.with.overflow": (0,) for n in ("sadd", "uadd", "ssub", "usub", "smul", "umul")},
     **{
         f"llvm.vector.reduce.{n}": (0,)
         for n in "add mul and or xor smax smin umax umin fmax fmin fmaximum fminimum".split()
@@ -793,13 +820,11 @@ def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None
         raise
     except NotImplementedError as e:
         raise NotSupportedError(
-            f"cannot translate '{op.name}' in @{em.fn_name} to LLVM IR: "
-            f"{str(e) or 'not supported'}"
+            f"cannot translate '{op.name}' in @{em.fn_name} to LLVM IR: {str(e) or 'not supported'}"
         ) from e
     except (LLVMTranslationException, KeyError, TypeError, ValueError, AssertionError) as e:
         raise NotSupportedError(
-            f"cannot translate '{op.name}' in @{em.fn_name} to LLVM IR: "
-            f"{type(e).__name__}: {e}"
+            f"cannot translate '{op.name}' in @{em.fn_name} to LLVM IR: {type(e).__name__}: {e}"
         ) from e
 
 
@@ -808,9 +833,7 @@ def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None
 # ---------------------------------------------------------------------------------------
 
 
-def emit_module(
-    module: ModuleOp, *, triple: str | None = None, data_layout: str = ""
-) -> ir.Module:
+def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str = "") -> ir.Module:
     """Translate a module of ``llvm.func`` / ``llvm.mlir.global`` ops to an llvmlite module.
 
     The triple is the module's ``llvm.target_triple`` attribute, else ``triple``, else the
@@ -865,8 +888,8 @@ def _annotate_nvvm_kernel(op: llvm.FuncOp, fn: ir.Function, module: ir.Module) -
     i32 = ir.IntType(32)
     for axis, size in zip("xyz", reqd, strict=True):
         module.add_named_metadata(
-            "nvvm.annotations", [fn, ir.MetaDataString(module, f"reqntid{axis}"),
-                                 ir.Constant(i32, size)]
+            "nvvm.annotations",
+            [fn, ir.MetaDataString(module, f"reqntid{axis}"), ir.Constant(i32, size)],
         )
 
 

@@ -1,23 +1,25 @@
-"""``llvmx``: the upstream MLIR ``llvm.*`` ops that xDSL 0.74's ``llvm`` dialect lacks.
+"""The upstream MLIR ``llvm.*`` ops that xDSL 0.74's ``llvm`` dialect lacks.
 
-xDSL's universe refuses a second dialect named ``llvm``, so these ops live in ``llvmx``. Each op
-mirrors its upstream namesake: same operands and properties (orderings and the atomic binary
-operation are ``i64`` enum values, as in upstream's generic form), same custom syntax with
-``llvm`` replaced by ``llvmx``::
+``dialects/llvm.py`` adds them to xDSL's ops in the ``llvm`` dialect xmux registers in place
+of xDSL's (the module keeps its historical name: passes build ``llvmx.FenceOp`` etc.). Each op
+mirrors its upstream namesake: same name, operands and properties (orderings and the atomic
+binary operation are ``i64`` enum values, as in upstream's generic form) and custom syntax::
 
-    %old = llvmx.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
-    %res = llvmx.cmpxchg weak %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32
-    llvmx.fence syncscope("singlethread") release
-    llvmx.switch %x : i32, ^default(%a : i32) [
+    %old = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
+    %res = llvm.cmpxchg weak %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32
+    llvm.fence syncscope("singlethread") release
+    llvm.switch %x : i32, ^default(%a : i32) [
       0: ^bb1,
       -3: ^bb2(%b : i64)
     ]
-    %f = llvmx.uitofp %i : i32 to f32
-    %i = llvmx.fptosi %f : f32 to i32
-    %u = llvmx.fptoui %f : vector<4xf32> to vector<4xi32>
-    %e = llvmx.extractelement %vec[%idx : i32] : vector<4xf32>
+    %f = llvm.uitofp %i : i32 to f32
+    %i = llvm.fptosi %f : f32 to i32
+    %u = llvm.fptoui %f : vector<4xf32> to vector<4xi32>
+    %e = llvm.extractelement %vec[%idx : i32] : vector<4xf32>
+    %g = llvm.addrspacecast %p : !llvm.ptr<3> to !llvm.ptr
 
-``lowering/emit.py`` translates them to LLVM IR.
+(``llvm.uitofp nneg`` is LLVM 20's form: mlir-opt-19 has no ``nneg`` there, and xmux's
+lowering does not write it.) ``lowering/emit.py`` translates them to LLVM IR.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
-from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrConstraint,
@@ -203,7 +205,7 @@ def _is_float(t: Attribute) -> bool:
 class AtomicRMWOp(IRDLOperation):
     """Atomic read-modify-write; the result is the old value (upstream ``llvm.atomicrmw``)."""
 
-    name = "llvmx.atomicrmw"
+    name = "llvm.atomicrmw"
 
     T: ClassVar = VarConstraint("T", AnyAttr())
 
@@ -303,7 +305,7 @@ class AtomicCmpXchgOp(IRDLOperation):
     replacement.
     """
 
-    name = "llvmx.cmpxchg"
+    name = "llvm.cmpxchg"
 
     T: ClassVar = VarConstraint("T", AnyAttr())
 
@@ -377,7 +379,7 @@ class AtomicCmpXchgOp(IRDLOperation):
 class FenceOp(IRDLOperation):
     """Memory fence (upstream ``llvm.fence``)."""
 
-    name = "llvmx.fence"
+    name = "llvm.fence"
 
     ordering = prop_def(IntegerAttr[I64])
     syncscope = opt_prop_def(StringAttr)
@@ -483,7 +485,7 @@ class SwitchOpCases(CustomDirective):
 class SwitchOp(IRDLOperation):
     """Multi-way branch on an integer (upstream ``llvm.switch``)."""
 
-    name = "llvmx.switch"
+    name = "llvm.switch"
 
     value = operand_def(SignlessIntegerConstraint)
     defaultOperands = var_operand_def()
@@ -601,7 +603,7 @@ _FLOAT_LIKE = AnyFloatConstr | VectorType.constr(AnyFloatConstr)
 class UIToFPOp(IRDLOperation):
     """Unsigned integer to floating point (upstream ``llvm.uitofp``, with ``nneg``)."""
 
-    name = "llvmx.uitofp"
+    name = "llvm.uitofp"
 
     arg = operand_def(_INT_LIKE)
     res = result_def(_FLOAT_LIKE)
@@ -639,21 +641,21 @@ class _FPToIntOp(IRDLOperation):
 class FPToSIOp(_FPToIntOp):
     """Floating point to signed integer (upstream ``llvm.fptosi``)."""
 
-    name = "llvmx.fptosi"
+    name = "llvm.fptosi"
 
 
 @irdl_op_definition
 class FPToUIOp(_FPToIntOp):
     """Floating point to unsigned integer (upstream ``llvm.fptoui``)."""
 
-    name = "llvmx.fptoui"
+    name = "llvm.fptoui"
 
 
 @irdl_op_definition
 class ExtractElementOp(IRDLOperation):
     """One element of a 1-D vector (upstream ``llvm.extractelement``)."""
 
-    name = "llvmx.extractelement"
+    name = "llvm.extractelement"
 
     ELEMENT: ClassVar = VarConstraint("ELEMENT", AnyAttr())
 
@@ -682,7 +684,7 @@ class AddrSpaceCastOp(IRDLOperation):
     """A pointer into another address space (upstream ``llvm.addrspacecast``): the NVPTX
     target's shared-memory globals (address space 3) become generic pointers."""
 
-    name = "llvmx.addrspacecast"
+    name = "llvm.addrspacecast"
 
     arg = operand_def(LLVMPointerType)
     res = result_def(LLVMPointerType)
@@ -694,18 +696,15 @@ class AddrSpaceCastOp(IRDLOperation):
         super().__init__(operands=[arg], result_types=[res_type])
 
 
-LLVMX = Dialect(
-    "llvmx",
-    [
-        AddrSpaceCastOp,
-        AtomicRMWOp,
-        AtomicCmpXchgOp,
-        FenceOp,
-        SwitchOp,
-        UIToFPOp,
-        FPToSIOp,
-        FPToUIOp,
-        ExtractElementOp,
-    ],
-    [],
+#: the ops ``dialects/llvm.py`` adds to xDSL's ``llvm`` dialect
+OPS: tuple[type[IRDLOperation], ...] = (
+    AddrSpaceCastOp,
+    AtomicRMWOp,
+    AtomicCmpXchgOp,
+    FenceOp,
+    SwitchOp,
+    UIToFPOp,
+    FPToSIOp,
+    FPToUIOp,
+    ExtractElementOp,
 )

@@ -1,4 +1,4 @@
-"""lowering/emit.py: llvm (+llvmx) dialect → LLVM IR, checked on the text and by running it."""
+"""lowering/emit.py: llvm dialect → LLVM IR, checked on the text and by running it."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from xdsl.context import Context
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.dialects.func import Func
-from xdsl.dialects.llvm import LLVM
 from xdsl.parser import Parser
 
+from xmux.dialects.llvm import LLVM
 from xmux.errors import NotSupportedError
 from xmux.lowering.emit import emit_text, mangle_intrinsic
-from xmux.lowering.llvmx import LLVMX
 from xmux.runtime import jit
 
 c_i8, c_i32, c_i64, c_f32, c_f64, c_p = (
@@ -38,7 +37,7 @@ def _private_cache(tmp_path, monkeypatch):
 
 def parse(src: str) -> ModuleOp:
     ctx = Context()
-    for d in (Builtin, LLVM, LLVMX, Func, Arith):
+    for d in (Builtin, LLVM, Func, Arith):
         ctx.load_dialect(d)
     module = Parser(ctx, src).parse_module()
     module.verify()
@@ -67,7 +66,7 @@ def test_atomicrmw_add_from_many_threads():
     text, jm = build(
         """
         llvm.func @add(%p: !llvm.ptr, %v: i64) -> i64 {
-          %0 = llvmx.atomicrmw add %p, %v monotonic : !llvm.ptr, i64
+          %0 = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i64
           llvm.return %0 : i64
         }
         """
@@ -109,7 +108,7 @@ def test_atomicrmw_integer_ops(op, start, val, expect):
     _, jm = build(
         f"""
         llvm.func @rmw(%p: !llvm.ptr, %v: i32) -> i32 {{
-          %0 = llvmx.atomicrmw {op} %p, %v seq_cst : !llvm.ptr, i32
+          %0 = llvm.atomicrmw {op} %p, %v seq_cst : !llvm.ptr, i32
           llvm.return %0 : i32
         }}
         """
@@ -123,7 +122,7 @@ def test_atomicrmw_fadd_volatile_syncscope_align():
     text, jm = build(
         """
         llvm.func @fadd(%p: !llvm.ptr, %v: f32) -> f32 {
-          %0 = llvmx.atomicrmw volatile fadd %p, %v syncscope("singlethread") acq_rel
+          %0 = llvm.atomicrmw volatile fadd %p, %v syncscope("singlethread") acq_rel
                {alignment = 4 : i64} : !llvm.ptr, f32
           llvm.return %0 : f32
         }
@@ -143,7 +142,7 @@ def test_cmpxchg():
     text, jm = build(
         """
         llvm.func @cas(%p: !llvm.ptr, %cmp: i32, %new: i32, %ok: !llvm.ptr) -> i32 {
-          %0 = llvmx.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32
+          %0 = llvm.cmpxchg %p, %cmp, %new acq_rel monotonic : !llvm.ptr, i32
           %old = llvm.extractvalue %0[0] : !llvm.struct<(i32, i1)>
           %succ = llvm.extractvalue %0[1] : !llvm.struct<(i32, i1)>
           %b = llvm.zext %succ : i1 to i8
@@ -151,7 +150,7 @@ def test_cmpxchg():
           llvm.return %old : i32
         }
         llvm.func @cas_weak(%p: !llvm.ptr, %cmp: i64, %new: i64) {
-          %0 = llvmx.cmpxchg weak %p, %cmp, %new seq_cst acquire : !llvm.ptr, i64
+          %0 = llvm.cmpxchg weak %p, %cmp, %new seq_cst acquire : !llvm.ptr, i64
           llvm.return
         }
         """
@@ -169,9 +168,9 @@ def test_fence():
     text, jm = build(
         """
         llvm.func @fences(%p: !llvm.ptr) -> i32 {
-          llvmx.fence acquire
-          llvmx.fence syncscope("singlethread") seq_cst
-          llvmx.fence release
+          llvm.fence acquire
+          llvm.fence syncscope("singlethread") seq_cst
+          llvm.fence release
           %0 = llvm.load %p : !llvm.ptr -> i32
           llvm.return %0 : i32
         }
@@ -240,7 +239,7 @@ def test_switch():
           %c10 = llvm.mlir.constant(10 : i64) : i64
           %c20 = llvm.mlir.constant(20 : i64) : i64
           %c30 = llvm.mlir.constant(30 : i64) : i64
-          llvmx.switch %x : i32, ^out(%c10 : i64) [
+          llvm.switch %x : i32, ^out(%c10 : i64) [
             0: ^zero,
             -3: ^out(%c20 : i64),
             7: ^out(%c20 : i64),
@@ -270,7 +269,7 @@ def test_edges_to_one_block_with_different_operands():
     text, jm = build(
         """
         llvm.func @sw(%x: i32, %a: i64, %b: i64) -> i64 {
-          llvmx.switch %x : i32, ^out(%a : i64) [
+          llvm.switch %x : i32, ^out(%a : i64) [
             1: ^out(%b : i64),
             2: ^out(%a : i64),
             3: ^out(%b : i64)
@@ -296,26 +295,26 @@ def test_int_float_casts_vs_numpy():
     text, jm = build(
         """
         llvm.func @u2f(%x: i32) -> f32 {
-          %0 = llvmx.uitofp %x : i32 to f32
+          %0 = llvm.uitofp %x : i32 to f32
           llvm.return %0 : f32
         }
         llvm.func @u2d_nneg(%x: i64) -> f64 {
-          %0 = llvmx.uitofp nneg %x : i64 to f64
+          %0 = llvm.uitofp nneg %x : i64 to f64
           llvm.return %0 : f64
         }
         llvm.func @f2s(%x: f32) -> i32 {
-          %0 = llvmx.fptosi %x : f32 to i32
+          %0 = llvm.fptosi %x : f32 to i32
           llvm.return %0 : i32
         }
         llvm.func @d2u(%x: f64) -> i32 {
-          %0 = llvmx.fptoui %x : f64 to i32
+          %0 = llvm.fptoui %x : f64 to i32
           llvm.return %0 : i32
         }
         llvm.func @vec(%src: !llvm.ptr, %dst_s: !llvm.ptr, %dst_u: !llvm.ptr, %dst_f: !llvm.ptr) {
           %v = llvm.load %src {alignment = 1 : i64} : !llvm.ptr -> vector<8xf32>
-          %s = llvmx.fptosi %v : vector<8xf32> to vector<8xi32>
-          %u = llvmx.fptoui %v : vector<8xf32> to vector<8xi32>
-          %f = llvmx.uitofp %u : vector<8xi32> to vector<8xf32>
+          %s = llvm.fptosi %v : vector<8xf32> to vector<8xi32>
+          %u = llvm.fptoui %v : vector<8xf32> to vector<8xi32>
+          %f = llvm.uitofp %u : vector<8xi32> to vector<8xf32>
           llvm.store %s, %dst_s {alignment = 1 : i64} : vector<8xi32>, !llvm.ptr
           llvm.store %u, %dst_u {alignment = 1 : i64} : vector<8xi32>, !llvm.ptr
           llvm.store %f, %dst_f {alignment = 1 : i64} : vector<8xf32>, !llvm.ptr
@@ -352,12 +351,12 @@ def test_extractelement():
         """
         llvm.func @elt(%src: !llvm.ptr, %i: i32) -> f32 {
           %v = llvm.load %src {alignment = 1 : i64} : !llvm.ptr -> vector<4xf32>
-          %e = llvmx.extractelement %v[%i : i32] : vector<4xf32>
+          %e = llvm.extractelement %v[%i : i32] : vector<4xf32>
           llvm.return %e : f32
         }
         llvm.func @elt8(%src: !llvm.ptr, %i: i64) -> i8 {
           %v = llvm.load %src {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
-          %e = llvmx.extractelement %v[%i : i64] : vector<16xi8>
+          %e = llvm.extractelement %v[%i : i64] : vector<16xi8>
           llvm.return %e : i8
         }
         """
@@ -465,8 +464,13 @@ llvm.func @vadd(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr, %n: i64) {
 
 
 def _loop(annotated: bool) -> str:
-    groups = "{xmux.access_groups = array<i64: 3>}" if annotated else ""
-    latch = "{xmux.loop_parallel = 3 : i64}" if annotated else ""
+    groups = "{access_groups = [#llvm.access_group<id = distinct[3]<>>]}" if annotated else ""
+    latch = (
+        "{loop_annotation = #llvm.loop_annotation<mustProgress = true,"
+        " parallelAccesses = #llvm.access_group<id = distinct[3]<>>>}"
+        if annotated
+        else ""
+    )
     return LOOP.replace("GROUPS", groups).replace("LATCH", latch)
 
 
@@ -492,17 +496,19 @@ def test_access_groups_on_atomics_and_calls():
     text = emit_text(
         parse(
             """
+            #G5 = #llvm.access_group<id = distinct[5]<>>
+            #G6 = #llvm.access_group<id = distinct[6]<>>
             llvm.func internal @bump(%p: !llvm.ptr) {
               %one = llvm.mlir.constant(1 : i32) : i32
               llvm.store %one, %p : i32, !llvm.ptr
               llvm.return
             }
             llvm.func @f(%p: !llvm.ptr, %v: i32) {
-              %0 = llvmx.atomicrmw add %p, %v monotonic {xmux.access_groups = array<i64: 5>}
+              %0 = llvm.atomicrmw add %p, %v monotonic {access_groups = [#G5]}
                    : !llvm.ptr, i32
-              %1 = llvm.load %p atomic acquire {xmux.access_groups = array<i64: 5, 6>}
+              %1 = llvm.load %p atomic acquire {access_groups = [#G5, #G6]}
                    : !llvm.ptr -> i32
-              llvm.call @bump(%p) {xmux.access_groups = array<i64: 6>} : (!llvm.ptr) -> ()
+              llvm.call @bump(%p) {access_groups = [#G6]} : (!llvm.ptr) -> ()
               llvm.return
             }
             """

@@ -33,7 +33,7 @@ After::
     func.func @xmux_check_failed(%msg: !llvm.ptr, %rank: i64, ...) {
       %s0 = llvm.mlir.addressof @"xmux.check.0" : !llvm.ptr
       %site = arith.select (ptrtoint %msg == ptrtoint %s0), 0, -1
-      %old = llvmx.atomicrmw add %record, 1 monotonic : !llvm.ptr, i64
+      %old = llvm.atomicrmw add %record, 1 monotonic : !llvm.ptr, i64
       scf.if (%old == 0) { llvm.store %site, record[1] ... }
     }
 """

@@ -31,7 +31,7 @@ offsets in ``dialects/attrs.py``):
                          may be smaller), max_sub_group_size = N, num_sub_groups = ⌈L / N⌉;
                          N = 1 gives 1, 0, llid and L directly
   ====================== ==================================================================
-* ``mux.mem_barrier`` → ``llvmx.fence`` with the ordering of its semantics (relaxed: no
+* ``mux.mem_barrier`` → ``llvm.fence`` with the ordering of its semantics (relaxed: no
   fence). A work-group runs on one thread, so work-group, sub-group and work-item scopes
   get ``syncscope("singlethread")`` (a compiler-only fence); device scopes a full fence.
 * DMA (``mux.dma_read_*`` / ``mux.dma_write_*``): element copy loops (byte sizes and

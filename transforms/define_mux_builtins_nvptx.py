@@ -28,7 +28,7 @@ registers and the launch record (``runtime/nvptx_abi.py``), barriers are ``bar.s
   over the lanes of the work-item's warp.
 * fences and atomics with ``syncscope("singlethread")`` (earlier passes' CPU forms, where a
   work-group ran on one thread) get ``block`` scope.
-* ``mux.mem_barrier`` → ``llvmx.fence`` with the ordering of its semantics and the scope as
+* ``mux.mem_barrier`` → ``llvm.fence`` with the ordering of its semantics and the scope as
   NVPTX names it (work-item, sub-group and work-group: ``block``; device:
   ``device``; cross-device: the system); relaxed: no fence.
 * DMA: every work-item of the group takes a share of the elements (strided by the local

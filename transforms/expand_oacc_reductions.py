@@ -21,7 +21,7 @@ linear id 0, worker: vector position 0, vector: every lane).
 - dim_pos/dim_size: gang = ``mux.get_group_id`` / number of gangs, worker and vector =
   ``mux.get_local_id`` / their size (constants where ``oacc.dims`` has them).
 - gang: setup/teardown V = LOCAL, init V = init_val(op), fini *res = OP(*res, LOCAL): one
-  ``llvmx.atomicrmw`` where LLVM has the operation for the type (add/max/min/and/or/xor on
+  ``llvm.atomicrmw`` where LLVM has the operation for the type (add/max/min/and/or/xor on
   integers, fadd/fmax/fmin on floats, and/or/xor on i1 as i8, complex add as two fadds),
   otherwise plain load/OP/store inside the loop's gang lock: a spin lock on the module-level
   i32 ``@__oacc_gang_lock`` (cmpxchg 0→1 loop + acquire fence; release fence + xchg 0).
@@ -59,7 +59,7 @@ are not ordered, so every exchange goes through a barrier, a warp shuffle or an 
   (lid, rid, part), rows reused across loops: the next loop's fork barrier separates them);
   the join barrier; teardown folds the nw slots in worker order (every thread the same
   value).
-- gang: as cpu, with one ``llvmx.atomicrmw … syncscope("device") monotonic`` per gang (the
+- gang: as cpu, with one ``llvm.atomicrmw … syncscope("device") monotonic`` per gang (the
   result is read after the launch; LLVM expands what PTX lacks into a cmpxchg loop), else the
   gang lock ``@__oacc_gang_lock`` in global memory at device scope: cmpxchg 0 → 1
   ``acquire`` loop + ``fence acquire``, then ``fence release`` + ``xchg 0 release`` (PTX:
@@ -104,10 +104,10 @@ After, target=cpu (f32 add has an atomic: no lock)::
       %3 = "memref.extract_aligned_pointer_as_index"(%r) : (memref<f32>) -> index
       %4 = arith.index_cast %3 : index to i64
       %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
-      %6 = llvmx.atomicrmw fadd %5, %s acq_rel : !llvm.ptr, f32
+      %6 = llvm.atomicrmw fadd %5, %s acq_rel : !llvm.ptr, f32
     }
 
-After, target=ptx: the same with ``llvmx.atomicrmw fadd %5, %s syncscope("device")
+After, target=ptx: the same with ``llvm.atomicrmw fadd %5, %s syncscope("device")
 monotonic``; a vector fini at vector_length(32)::
 
     %b = arith.bitcast %v : f32 to i32

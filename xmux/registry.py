@@ -23,7 +23,6 @@ import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw cust
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
     "mux": "xmux.dialects.mux:Mux",
-    "llvmx": "xmux.lowering.llvmx:LLVMX",
     "spec": "xmux.dialects.spec:Spec",
     "oacc": "xmux.dialects.oacc:OACC",
 }
@@ -32,6 +31,7 @@ _DIALECTS: dict[str, str] = {
 #: parses only in the generic form): registered in place of xDSL's in ``make_context``.
 _OVERRIDES: dict[str, str] = {
     "gpu": "xmux.dialects.gpu:GPU",
+    "llvm": "xmux.dialects.llvm:LLVM",
 }
 
 _PASS_PACKAGES = ("xmux.transforms", "xmux.lowering")
@@ -51,9 +51,7 @@ def _available(path: str) -> bool:
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    return {
-        name: (lambda p=path: _load(p)) for name, path in _DIALECTS.items() if _available(path)
-    }
+    return {name: (lambda p=path: _load(p)) for name, path in _DIALECTS.items() if _available(path)}
 
 
 @cache

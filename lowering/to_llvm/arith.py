@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xmux.dialects import llvm as llvm_ext
 from xmux.lowering import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.types import convert_type, intrinsic_suffix, scalar_of
@@ -99,7 +100,7 @@ def _index_cast(zero_extend: bool) -> Handler:
         if ws == wd:
             res = src
         elif ws > wd:
-            res = lw.emit_value(llvm.TruncOp(src, dst))
+            res = lw.emit_value(llvm_ext.TruncOp(src, dst))
         elif zero_extend:
             res = lw.emit_value(llvm.ZExtOp(src, dst))
         else:
@@ -199,11 +200,9 @@ def _safe_divisor(lw: FunctionLowerer, a: SSAValue, b: SSAValue, signed: bool) -
     width = scalar_of(t).width.data if not isinstance(scalar_of(t), IndexType) else 64
     lowest = _zero_like(lw, t, -(1 << (width - 1)))
     minus_one = _zero_like(lw, t, -1)
-    overflow = lw.emit_value(
-        llvm.AndOp(_icmp(lw, "eq", a, lowest), _icmp(lw, "eq", b, minus_one))
-    )
-    two = lw.emit_value(llvm.ShlOp(lw.emit_value(llvm.ZExtOp(overflow, t)), one_like(lw, t)))
-    return lw.emit_value(llvm.AddOp(safe, two))
+    overflow = lw.emit_value(llvm.AndOp(_icmp(lw, "eq", a, lowest), _icmp(lw, "eq", b, minus_one)))
+    two = lw.emit_value(llvm_ext.ShlOp(lw.emit_value(llvm.ZExtOp(overflow, t)), one_like(lw, t)))
+    return lw.emit_value(llvm_ext.AddOp(safe, two))
 
 
 def one_like(lw: FunctionLowerer, t: Attribute) -> SSAValue:
@@ -247,7 +246,9 @@ def lower_ceildivsi(lw: FunctionLowerer, op: Operation) -> None:
     _, b, q, r, zero, inexact = _div_parts(lw, op, signed=True)
     same_sign = _icmp(lw, "sge", lw.emit_value(llvm.XOrOp(r, b)), zero)
     bump = lw.emit_value(llvm.AndOp(inexact, same_sign))
-    lw.set(op.results[0], lw.emit_value(llvm.AddOp(q, lw.emit_value(llvm.ZExtOp(bump, q.type)))))
+    lw.set(
+        op.results[0], lw.emit_value(llvm_ext.AddOp(q, lw.emit_value(llvm.ZExtOp(bump, q.type))))
+    )
 
 
 def lower_floordivsi(lw: FunctionLowerer, op: Operation) -> None:
@@ -255,12 +256,16 @@ def lower_floordivsi(lw: FunctionLowerer, op: Operation) -> None:
     _, b, q, r, zero, inexact = _div_parts(lw, op, signed=True)
     diff_sign = _icmp(lw, "slt", lw.emit_value(llvm.XOrOp(r, b)), zero)
     bump = lw.emit_value(llvm.AndOp(inexact, diff_sign))
-    lw.set(op.results[0], lw.emit_value(llvm.SubOp(q, lw.emit_value(llvm.ZExtOp(bump, q.type)))))
+    lw.set(
+        op.results[0], lw.emit_value(llvm_ext.SubOp(q, lw.emit_value(llvm.ZExtOp(bump, q.type))))
+    )
 
 
 def lower_ceildivui(lw: FunctionLowerer, op: Operation) -> None:
     _, _, q, _, _, inexact = _div_parts(lw, op, signed=False)
-    lw.set(op.results[0], lw.emit_value(llvm.AddOp(q, lw.emit_value(llvm.ZExtOp(inexact, q.type)))))
+    lw.set(
+        op.results[0], lw.emit_value(llvm_ext.AddOp(q, lw.emit_value(llvm.ZExtOp(inexact, q.type))))
+    )
 
 
 def lower_negf(lw: FunctionLowerer, op: Operation) -> None:
@@ -269,10 +274,10 @@ def lower_negf(lw: FunctionLowerer, op: Operation) -> None:
 
 HANDLERS: dict[str, Handler] = {
     "arith.constant": lower_constant,
-    "arith.addi": _int_bin(llvm.AddOp, with_overflow=True),
-    "arith.subi": _int_bin(llvm.SubOp, with_overflow=True),
-    "arith.muli": _int_bin(llvm.MulOp, with_overflow=True),
-    "arith.shli": _int_bin(llvm.ShlOp, with_overflow=True),
+    "arith.addi": _int_bin(llvm_ext.AddOp, with_overflow=True),
+    "arith.subi": _int_bin(llvm_ext.SubOp, with_overflow=True),
+    "arith.muli": _int_bin(llvm_ext.MulOp, with_overflow=True),
+    "arith.shli": _int_bin(llvm_ext.ShlOp, with_overflow=True),
     "arith.divui": _int_div(llvm.UDivOp, signed=False),
     "arith.divsi": _int_div(llvm.SDivOp, signed=True),
     "arith.remui": _int_div(llvm.URemOp, signed=False),
@@ -304,7 +309,7 @@ HANDLERS: dict[str, Handler] = {
     "arith.select": lower_select,
     "arith.extui": _cast(llvm.ZExtOp),
     "arith.extsi": _cast(llvm.SExtOp),
-    "arith.trunci": _cast(llvm.TruncOp),
+    "arith.trunci": _cast(llvm_ext.TruncOp),
     "arith.extf": _cast(llvm.FPExtOp),
     "arith.truncf": _cast(llvm.FPTruncOp),
     "arith.sitofp": _cast(llvm.SIToFPOp),

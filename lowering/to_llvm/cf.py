@@ -1,4 +1,4 @@
-"""cf → llvm: branches map 1:1 (``cf.switch`` → ``llvmx.switch``); ``cf.assert`` branches to a
+"""cf → llvm: branches map 1:1 (``cf.switch`` → ``llvm.switch``); ``cf.assert`` branches to a
 block that prints the message with ``puts`` and calls ``abort`` (as MLIR's cf-to-llvm)."""
 
 from __future__ import annotations

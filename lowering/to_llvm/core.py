@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xmux.dialects import attrs
+from xmux.dialects import llvm as llvm_ext
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.lowering import llvmx
 from xmux.lowering.to_llvm.types import convert_type
@@ -58,7 +59,7 @@ def is_memory_access(op: Operation) -> bool:
         return op.intrin.data.startswith(
             ("llvm.memcpy", "llvm.memmove", "llvm.memset", "llvm.masked.")
         )
-    return op.name in ("llvmx.atomicrmw", "llvmx.cmpxchg")
+    return op.name in ("llvm.atomicrmw", "llvm.cmpxchg")
 
 
 class ModuleLowerer:
@@ -82,7 +83,7 @@ class ModuleLowerer:
                 self.symbols[name.data] = op
         self.new_symbols: list[Operation] = []
         self._next_group = 1 + max(
-            [attrs.get_loop_parallel(op) or 0 for op in module.walk()]
+            [g for op in module.walk() for g in attrs.get_loop_parallel(op)]
             + [g for op in module.walk() for g in attrs.get_access_groups(op)]
             + [0]
         )
@@ -271,10 +272,13 @@ class FunctionLowerer:
         """
         if op.regions:
             raise self.error(op, "llvm ops with regions are not expected inside functions")
-        new = type(op).create(
+        cls, props = type(op), dict(op.properties)
+        if cls in llvm_ext.UPSTREAM_CLASSES:  # xDSL's class: the upstream-printing one
+            cls, props = llvm_ext.UPSTREAM_CLASSES[cls], llvm_ext.upstream_properties(cls, props)
+        new = cls.create(
             operands=self.get_all(op.operands),
             result_types=[convert_type(r.type) for r in op.results],
-            properties=dict(op.properties),
+            properties=props,
             attributes=dict(op.attributes),
             successors=[self.bmap[s] for s in op.successors],
         )
@@ -334,15 +338,13 @@ class FunctionLowerer:
             self.groups.append(parallel_group)
         try:
             nexts = body(iv, carried)
-            nxt = self.emit_value(llvm.AddOp(iv, step))
+            nxt = self.emit_value(llvm_ext.AddOp(iv, step))
             latch = self.emit(llvm.BrOp(header, nxt, *nexts))
         finally:
             if parallel_group is not None:
                 self.groups.pop()
-        if parallel_group is not None:
-            attrs.set_loop_parallel(latch, parallel_group)
-        if vectorize_width is not None:
-            attrs.set_loop_vectorize_width(latch, vectorize_width)
+        if parallel_group is not None or vectorize_width is not None:
+            attrs.set_loop_annotation(latch, parallel_group, vectorize_width)
         self.start(exit_block)
         return carried
 
@@ -354,7 +356,7 @@ class FunctionLowerer:
     ) -> SSAValue:
         """Apply ``scalar`` lane by lane (ops that xDSL's llvm dialect has only for scalars).
 
-        Vector operands are split with ``llvmx.extractelement``; scalar operands are passed
+        Vector operands are split with ``llvm.extractelement``; scalar operands are passed
         unchanged to every lane.
         """
         assert isinstance(result_type, VectorType)

@@ -13,6 +13,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, i64
 from xdsl.ir import Attribute, SSAValue
 
+from xmux.dialects import llvm as llvm_ext
 from xmux.lowering.to_llvm.core import FunctionLowerer
 from xmux.lowering.to_llvm.types import (
     ALIGNED,
@@ -148,7 +149,7 @@ def add(lw: FunctionLowerer, a: Index, b: Index) -> Index:
         return b
     if isinstance(b, int) and b == 0:
         return a
-    return lw.emit_value(llvm.AddOp(as_value(lw, a), as_value(lw, b), overflow=_NSW))
+    return lw.emit_value(llvm_ext.AddOp(as_value(lw, a), as_value(lw, b), overflow=_NSW))
 
 
 def mul(lw: FunctionLowerer, a: Index, b: Index) -> Index:
@@ -160,7 +161,7 @@ def mul(lw: FunctionLowerer, a: Index, b: Index) -> Index:
         return a
     if (isinstance(a, int) and a == 0) or (isinstance(b, int) and b == 0):
         return 0
-    return lw.emit_value(llvm.MulOp(as_value(lw, a), as_value(lw, b), overflow=_NSW))
+    return lw.emit_value(llvm_ext.MulOp(as_value(lw, a), as_value(lw, b), overflow=_NSW))
 
 
 _NSW = llvm.OverflowAttr((llvm.OverflowFlag.NO_SIGNED_WRAP,))

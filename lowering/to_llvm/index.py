@@ -11,6 +11,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i1, i64
 from xdsl.ir import Attribute, Operation
 
+from xmux.dialects import llvm as llvm_ext
 from xmux.lowering.to_llvm import arith as arith_lowering
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 
@@ -65,14 +66,14 @@ def _binary(cls: type[Operation]) -> Handler:
 HANDLERS: dict[str, Handler] = {
     "index.constant": lower_constant,
     "index.bool.constant": lower_constant,
-    "index.add": _binary(llvm.AddOp),
-    "index.sub": _binary(llvm.SubOp),
-    "index.mul": _binary(llvm.MulOp),
+    "index.add": _binary(llvm_ext.AddOp),
+    "index.sub": _binary(llvm_ext.SubOp),
+    "index.mul": _binary(llvm_ext.MulOp),
     "index.divs": _binary(llvm.SDivOp),
     "index.divu": _binary(llvm.UDivOp),
     "index.rems": _binary(llvm.SRemOp),
     "index.remu": _binary(llvm.URemOp),
-    "index.shl": _binary(llvm.ShlOp),
+    "index.shl": _binary(llvm_ext.ShlOp),
     "index.shrs": _binary(llvm.AShrOp),
     "index.shru": _binary(llvm.LShrOp),
     "index.and": _binary(llvm.AndOp),

@@ -9,7 +9,7 @@
 - copy: ``llvm.memcpy`` for identity layouts, an element loop otherwise.
 - global/get_global: ``llvm.mlir.global`` (flat array) and ``llvm.mlir.addressof``; work-group
   local globals (memory space 3) must have been replaced by an earlier pass.
-- atomic_rmw: ``llvmx.atomicrmw`` (acq_rel); mulf/muli/maximumf/minimumf: a cmpxchg loop.
+- atomic_rmw: ``llvm.atomicrmw`` (acq_rel); mulf/muli/maximumf/minimumf: a cmpxchg loop.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xmux.dialects import llvm as llvm_ext
 from xmux.errors import NotSupportedError
 from xmux.lowering import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
@@ -145,7 +146,7 @@ def lower_alloc(lw: FunctionLowerer, op: Operation) -> None:
     aligned = allocated
     if align:
         as_int = lw.emit_value(llvm.PtrToIntOp(allocated, i64))
-        bumped = lw.emit_value(llvm.AddOp(as_int, lw.const(align - 1)))
+        bumped = lw.emit_value(llvm_ext.AddOp(as_int, lw.const(align - 1)))
         rounded = lw.emit_value(llvm.AndOp(bumped, lw.const(-align)))
         aligned = lw.emit_value(llvm.IntToPtrOp(rounded))
     desc = MemRefDescriptor.build(
@@ -469,9 +470,7 @@ def lower_global(op: memref.GlobalOp, shared_memory: bool = False) -> llvm.Globa
     name = op.sym_name.data
     if shared_memory and _memory_space(mtype) == LOCAL_MEMORY_SPACE:
         if not mtype.has_static_shape():
-            raise NotSupportedError(
-                f"convert-to-llvm: memref.global @{name} needs a static shape"
-            )
+            raise NotSupportedError(f"convert-to-llvm: memref.global @{name} needs a static shape")
         if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
             raise NotSupportedError(
                 f"convert-to-llvm: memref.global @{name} is work-group local memory with an "
@@ -592,7 +591,7 @@ def _combine(kind: str) -> Callable[[FunctionLowerer, SSAValue, SSAValue], SSAVa
         if kind == "mulf":
             return lw.emit_value(llvm.FMulOp(a, b))
         if kind == "muli":
-            return lw.emit_value(llvm.MulOp(a, b))
+            return lw.emit_value(llvm_ext.MulOp(a, b))
         name = {"maximumf": "maximum", "minimumf": "minimum"}[kind]
         res = lw.intrinsic(f"llvm.{name}.{intrinsic_suffix(a.type)}", [a, b], a.type)
         assert res is not None

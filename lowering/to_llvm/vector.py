@@ -3,7 +3,7 @@
 load/store are ``llvm.load``/``llvm.store`` of the vector type at the element's address, aligned
 as the memref element (numpy arrays are only element-aligned); maskedload/maskedstore the
 ``llvm.masked.*`` intrinsics; broadcast/splat ``insertelement`` + zero-mask ``shufflevector``;
-extract/insert ``llvmx.extractelement`` / ``llvm.insertelement``; reductions the
+extract/insert ``llvm.extractelement`` / ``llvm.insertelement``; reductions the
 ``llvm.vector.reduce.*`` intrinsics (combined with the accumulator when given).
 """
 
@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xmux.dialects import llvm as llvm_ext
 from xmux.lowering import llvmx
 from xmux.lowering.to_llvm.arith import fastmath
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
@@ -197,8 +198,8 @@ _FLOAT_REDUCE = {
     "maximumf": "fmaximum",
 }
 _INT_COMBINE = {
-    "add": llvm.AddOp,
-    "mul": llvm.MulOp,
+    "add": llvm_ext.AddOp,
+    "mul": llvm_ext.MulOp,
     "and": llvm.AndOp,
     "or": llvm.OrOp,
     "xor": llvm.XOrOp,

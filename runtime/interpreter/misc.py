@@ -199,7 +199,7 @@ class MiscFunctions(InterpreterFunctions):
         elif name in _RMW:
             new = atomic_combine(_RMW[name], old, val, int_width(t))
         else:
-            raise NotSupportedError(f"llvmx.atomicrmw {name} at {interp.where()}")
+            raise NotSupportedError(f"llvm.atomicrmw {name} at {interp.where()}")
         store(m, (i,), new, interp, atomic=True)
         return (old,)
 

@@ -31,7 +31,7 @@ func.func @k(%a: memref<?x4xf32>, %t: memref<?xf32, 3>, %n: index, %flag: i1,
 // CHECK-NEXT:    %31 = llvm.insertvalue %4, %30[4, 1]
 // CHECK-NEXT:    %32 = builtin.unrealized_conversion_cast %31 : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)> to memref<?x4xf32>
 // CHECK-NEXT:    %33 = llvm.mlir.addressof @__xmux_dynamic_shared : !llvm.ptr<3>
-// CHECK-NEXT:    %34 = llvmx.addrspacecast %33 : !llvm.ptr<3> to !llvm.ptr
+// CHECK-NEXT:    %34 = llvm.addrspacecast %33 : !llvm.ptr<3> to !llvm.ptr
 // CHECK-NEXT:    %35 = llvm.getelementptr %34[%t] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK:         builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)> to memref<?xf32, 3 : i64>
 // CHECK-NEXT:    %[[N:.*]] = arith.index_cast %n : i64 to index

@@ -37,24 +37,24 @@ func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32, %c: i1)
 // CHECK-NEXT:   %[[P:.*]] = llvm.inttoptr %[[B64]] : i64 to !llvm.ptr
 // CHECK-NEXT:   %[[O64:.*]] = arith.index_cast %[[OFF]] : index to i64
 // CHECK-NEXT:   %[[EP:.*]] = llvm.getelementptr %[[P]][%[[O64]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
-// CHECK-NEXT:   %{{.*}} = llvmx.atomicrmw add %[[EP]], %e acq_rel : !llvm.ptr, i32
+// CHECK-NEXT:   %{{.*}} = llvm.atomicrmw add %[[EP]], %e acq_rel : !llvm.ptr, i32
 // the float multiply: a cmpxchg loop on the bits
 // CHECK:        %[[FP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i32
 // CHECK-NEXT:   %[[L:.*]] = llvm.load %[[FP]] : !llvm.ptr -> i32
 // CHECK-NEXT:   %[[START:.*]] = arith.bitcast %[[L]] : i32 to f32
 // CHECK-NEXT:   %{{.*}}, %{{.*}} = scf.while (%[[CUR:.*]] = %[[START]]) : (f32) -> (f32, f32) {
 // CHECK:          %[[NEW:.*]] = arith.mulf %[[CUR]], %{{.*}} : f32
-// CHECK:          %{{.*}} = llvmx.cmpxchg %[[FP]], %{{.*}}, %{{.*}} acq_rel monotonic : !llvm.ptr, i32
+// CHECK:          %{{.*}} = llvm.cmpxchg %[[FP]], %{{.*}}, %{{.*}} acq_rel monotonic : !llvm.ptr, i32
 // CHECK:          scf.condition(%{{.*}}) %{{.*}}, %[[NEW]] : f32, f32
 // capture read + write: the exchanged value goes to v
-// CHECK:        %[[OLD:.*]] = llvmx.atomicrmw xchg %{{.*}}, %e acq_rel : !llvm.ptr, i32
+// CHECK:        %[[OLD:.*]] = llvm.atomicrmw xchg %{{.*}}, %e acq_rel : !llvm.ptr, i32
 // CHECK-NEXT:   memref.store %[[OLD]], %v[] : memref<i32>
 // read
 // CHECK:        %[[Z:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:   %[[R:.*]] = llvmx.atomicrmw or %{{.*}}, %[[Z]] acq_rel : !llvm.ptr, i32
+// CHECK-NEXT:   %[[R:.*]] = llvm.atomicrmw or %{{.*}}, %[[Z]] acq_rel : !llvm.ptr, i32
 // CHECK-NEXT:   memref.store %[[R]], %v[] : memref<i32>
 // if(cond): under scf.if
 // CHECK-NEXT:   scf.if %c {
-// CHECK:          llvmx.atomicrmw xchg %{{.*}}, %e acq_rel : !llvm.ptr, i32
+// CHECK:          llvm.atomicrmw xchg %{{.*}}, %e acq_rel : !llvm.ptr, i32
 // CHECK-NEXT:   }
 // CHECK-NOT:    acc.atomic

@@ -67,7 +67,7 @@ func.func @float_ops(%x: f32, %y: f64) -> i32 {
 // CHECK-NEXT:   %[[T:.*]] = llvm.fptrunc %[[Y]] : f64 to f32
 // CHECK-NEXT:   %[[ADD:.*]] = llvm.fadd %[[NEG]], %[[T]] : f32
 // CHECK-NEXT:   %[[UNO:.*]] = llvm.fcmp "uno" %[[ADD]], %[[X]] : f32
-// CHECK-NEXT:   %[[U:.*]] = llvmx.fptoui %[[ADD]] : f32 to i32
+// CHECK-NEXT:   %[[U:.*]] = llvm.fptoui %[[ADD]] : f32 to i32
 // CHECK-NEXT:   %[[E:.*]] = llvm.zext %[[UNO]] : i1 to i32
 // CHECK-NEXT:   %{{.*}} = llvm.add %[[U]], %[[E]] : i32
 

@@ -1,6 +1,6 @@
 // RUN: xmux-opt %s -p convert-to-llvm | filecheck %s
 
-// Branches map 1:1 onto the converted blocks; cf.switch becomes llvmx.switch.
+// Branches map 1:1 onto the converted blocks; cf.switch becomes llvm.switch.
 func.func @branches(%x: i32, %c: i1) -> i32 {
   cf.cond_br %c, ^bb1(%x : i32), ^bb2
 ^bb1(%a: i32):
@@ -18,7 +18,7 @@ func.func @branches(%x: i32, %c: i1) -> i32 {
 // CHECK:      llvm.func internal @branches(%[[X:.*]]: i32, %[[C:.*]]: i1) -> i32 {
 // CHECK-NEXT:   llvm.cond_br %[[C]], ^bb1(%[[X]] : i32), ^bb2
 // CHECK-NEXT: ^bb1(%[[A:.*]]: i32):
-// CHECK-NEXT:   llvmx.switch %[[A]] : i32, ^bb2 [
+// CHECK-NEXT:   llvm.switch %[[A]] : i32, ^bb2 [
 // CHECK-NEXT:     4: ^bb3(%[[A]] : i32),
 // CHECK-NEXT:     -1: ^bb3(%[[X]] : i32)
 // CHECK-NEXT:   ]

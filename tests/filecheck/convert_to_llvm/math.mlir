@@ -23,11 +23,11 @@ func.func @math(%x: f32, %v: vector<2xf64>, %i: i16) -> f32 {
 // CHECK-NEXT:   %[[E:.*]] = llvm.call_intrinsic "llvm.exp.v2f64"(%[[V]]) : (vector<2xf64>) -> vector<2xf64>
 // CHECK-NEXT:   %[[U:.*]] = llvm.mlir.undef : vector<2xf64>
 // CHECK-NEXT:   %[[L0:.*]] = llvm.mlir.constant(0) : i64
-// CHECK-NEXT:   %[[E0:.*]] = llvmx.extractelement %[[E]][%[[L0]] : i64] : vector<2xf64>
+// CHECK-NEXT:   %[[E0:.*]] = llvm.extractelement %[[E]][%[[L0]] : i64] : vector<2xf64>
 // CHECK-NEXT:   %[[R0:.*]] = llvm.call @erf(%[[E0]]) : (f64) -> f64
 // CHECK-NEXT:   %[[V0:.*]] = llvm.insertelement %[[R0]], %[[U]][%[[L0]] : i64] : vector<2xf64>
 // CHECK-NEXT:   %[[L1:.*]] = llvm.mlir.constant(1) : i64
-// CHECK-NEXT:   %[[E1:.*]] = llvmx.extractelement %[[E]][%[[L1]] : i64] : vector<2xf64>
+// CHECK-NEXT:   %[[E1:.*]] = llvm.extractelement %[[E]][%[[L1]] : i64] : vector<2xf64>
 // CHECK-NEXT:   %[[R1:.*]] = llvm.call @erf(%[[E1]]) : (f64) -> f64
 // CHECK-NEXT:   %{{.*}} = llvm.insertelement %[[R1]], %[[V0]][%[[L1]] : i64] : vector<2xf64>
 // CHECK-NEXT:   %[[FALSE:.*]] = llvm.mlir.constant(false) : i1

@@ -114,7 +114,7 @@ func.func @read_lut(%i: index) -> f32 {
 // CHECK-NEXT:   llvm.insertvalue %[[G]], %{{.*}}[0]
 // CHECK-NEXT:   llvm.insertvalue %[[G]], %{{.*}}[1]
 
-// Atomic read-modify-write: llvmx.atomicrmw (acq_rel) or a cmpxchg loop where LLVM has none.
+// Atomic read-modify-write: llvm.atomicrmw (acq_rel) or a cmpxchg loop where LLVM has none.
 func.func @atomics(%m: memref<?xf32>, %i: index, %v: f32) -> f32 {
   %a = "memref.atomic_rmw"(%v, %m, %i) <{kind = 0 : i64}> : (f32, memref<?xf32>, index) -> f32
   %b = "memref.atomic_rmw"(%v, %m, %i) <{kind = 9 : i64}> : (f32, memref<?xf32>, index) -> f32
@@ -122,7 +122,7 @@ func.func @atomics(%m: memref<?xf32>, %i: index, %v: f32) -> f32 {
 }
 // CHECK:      llvm.func internal @atomics(
 // CHECK:        %[[P:.*]] = llvm.getelementptr inbounds
-// CHECK-NEXT:   %{{.*}} = llvmx.atomicrmw fadd %[[P]], %[[V:.*]] acq_rel : !llvm.ptr, f32
+// CHECK-NEXT:   %{{.*}} = llvm.atomicrmw fadd %[[P]], %[[V:.*]] acq_rel : !llvm.ptr, f32
 // CHECK:        %[[P2:.*]] = llvm.getelementptr inbounds
 // CHECK-NEXT:   %[[INIT:.*]] = llvm.load %[[P2]] : !llvm.ptr -> f32
 // CHECK-NEXT:   llvm.br ^bb1(%[[INIT]] : f32)
@@ -130,7 +130,7 @@ func.func @atomics(%m: memref<?xf32>, %i: index, %v: f32) -> f32 {
 // CHECK-NEXT:   %[[NEW:.*]] = llvm.fmul %[[OLD]], %[[V]] : f32
 // CHECK-NEXT:   %[[OLDI:.*]] = llvm.bitcast %[[OLD]] : f32 to i32
 // CHECK-NEXT:   %[[NEWI:.*]] = llvm.bitcast %[[NEW]] : f32 to i32
-// CHECK-NEXT:   %[[PAIR:.*]] = llvmx.cmpxchg %[[P2]], %[[OLDI]], %[[NEWI]] acq_rel monotonic : !llvm.ptr, i32
+// CHECK-NEXT:   %[[PAIR:.*]] = llvm.cmpxchg %[[P2]], %[[OLDI]], %[[NEWI]] acq_rel monotonic : !llvm.ptr, i32
 // CHECK-NEXT:   %[[SEENI:.*]] = llvm.extractvalue %[[PAIR]][0] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:   %[[OK:.*]] = llvm.extractvalue %[[PAIR]][1] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:   %[[SEEN:.*]] = llvm.bitcast %[[SEENI]] : i32 to f32

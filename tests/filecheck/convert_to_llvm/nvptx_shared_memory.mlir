@@ -16,7 +16,7 @@ func.func @k(%i: index, %j: index, %v: f32) {
 // CHECK:       llvm.mlir.global internal @tile() {addr_space = 3 : i32} : !llvm.array<256 x f32>
 // CHECK-LABEL: llvm.func internal @k(
 // CHECK:         %[[G:.*]] = llvm.mlir.addressof @tile : !llvm.ptr<3>
-// CHECK-NEXT:    %[[P:.*]] = llvmx.addrspacecast %[[G]] : !llvm.ptr<3> to !llvm.ptr
+// CHECK-NEXT:    %[[P:.*]] = llvm.addrspacecast %[[G]] : !llvm.ptr<3> to !llvm.ptr
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
 
 // CPU: memref.global @tile is in work-group local memory (memory space 3); replace-local-module-scope-variables must run before lowering

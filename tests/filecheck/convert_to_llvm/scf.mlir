@@ -80,7 +80,7 @@ func.func @while(%x: i32) -> i32 {
 // CHECK-NEXT: ^bb3(%[[R:.*]]: i32):
 // CHECK-NEXT:   llvm.return %[[R]] : i32
 
-// scf.index_switch → llvmx.switch on the i64 index.
+// scf.index_switch → llvm.switch on the i64 index.
 func.func @switch(%i: index) -> i32 {
   %r = scf.index_switch %i -> i32
   case 2 {
@@ -94,7 +94,7 @@ func.func @switch(%i: index) -> i32 {
   return %r : i32
 }
 // CHECK:      llvm.func internal @switch(%[[I:.*]]: i64) -> i32 {
-// CHECK-NEXT:   llvmx.switch %[[I]] : i64, ^bb2 [
+// CHECK-NEXT:   llvm.switch %[[I]] : i64, ^bb2 [
 // CHECK-NEXT:     2: ^bb1
 // CHECK-NEXT:   ]
 // CHECK-NEXT: ^bb1:

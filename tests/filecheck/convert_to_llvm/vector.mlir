@@ -22,7 +22,7 @@ func.func @vec(%m: memref<?xf32>, %i: index, %s: f32, %k: index) -> f32 {
 // CHECK-NEXT:   %[[INS:.*]] = llvm.insertelement %[[S]], %[[U]][%[[Z]] : i32] : vector<4xf32>
 // CHECK-NEXT:   %[[SPLAT:.*]] = llvm.shufflevector %[[INS]], %[[U]] [0, 0, 0, 0] : vector<4xf32>
 // CHECK-NEXT:   %[[F:.*]] = llvm.intr.fma(%[[V]], %[[SPLAT]], %[[V]]) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
-// CHECK-NEXT:   %[[E:.*]] = llvmx.extractelement %[[F]][%[[K]] : i64] : vector<4xf32>
+// CHECK-NEXT:   %[[E:.*]] = llvm.extractelement %[[F]][%[[K]] : i64] : vector<4xf32>
 // CHECK-NEXT:   %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:   %[[G:.*]] = llvm.insertelement %[[E]], %[[F]][%[[ZERO]] : i64] : vector<4xf32>
 // CHECK-NEXT:   %[[B1:.*]] = llvm.extractvalue %[[M]][1]

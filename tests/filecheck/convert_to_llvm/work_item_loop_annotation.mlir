@@ -1,10 +1,11 @@
 // RUN: xmux-opt %s -p convert-to-llvm | filecheck %s
 
 // An scf.for marked mux.work_item_loop gets a fresh access group: its latch branch carries
-// xmux.loop_parallel, and the memory accesses lowered from its body (nested loops, calls and
-// atomics included) carry xmux.access_groups. Left out: accesses to allocas made inside the
-// work-item loop (private to one work-item, hoisted to the entry block) and llvm ops written by
-// earlier passes (scheduling-struct accesses). Each work-item loop has its own group.
+// upstream's loop_annotation with parallelAccesses = that group, and the memory accesses
+// lowered from its body (nested loops, calls and atomics included) carry access_groups. Left
+// out: accesses to allocas made inside the work-item loop (private to one work-item, hoisted
+// to the entry block) and llvm ops written by earlier passes (scheduling-struct accesses).
+// Each work-item loop has its own group.
 func.func @helper(%p: memref<?xf32>, %i: index) {
   %x = memref.load %p[%i] : memref<?xf32>
   memref.store %x, %p[%i] : memref<?xf32>
@@ -44,18 +45,18 @@ func.func @k(%a: memref<?xf32>, %n: index, %wi: !llvm.ptr) attributes {mux.kerne
 // CHECK-NEXT:   llvm.store %{{.*}}, %[[WI]] : i64, !llvm.ptr
 // CHECK-NEXT:   llvm.load %[[WI]] : !llvm.ptr -> i64
 // CHECK:      ^bb4:
-// CHECK:        llvm.load %{{.*}} {xmux.access_groups = array<i64: 1>} : !llvm.ptr -> f32
+// CHECK:        llvm.load %{{.*}} {access_groups = [#llvm.access_group<id = distinct[1]<>>]} : !llvm.ptr -> f32
 // CHECK:        llvm.store %{{[0-9]+}}, %{{[0-9]+}} : f32, !llvm.ptr
 // CHECK:        llvm.br ^bb3(%{{.*}}, %{{.*}} : i64, i64){{$}}
 // CHECK:      ^bb5:
-// CHECK-NEXT:   llvm.call @helper(%[[A]], %{{.*}}) {xmux.access_groups = array<i64: 1>}
+// CHECK-NEXT:   llvm.call @helper(%[[A]], %{{.*}}) {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
 // CHECK:        llvm.load %{{[0-9]+}} : !llvm.ptr -> f32
-// CHECK:        llvmx.atomicrmw fadd %{{.*}}, %{{.*}} acq_rel {xmux.access_groups = array<i64: 1>}
+// CHECK:        llvm.atomicrmw fadd %{{.*}}, %{{.*}} acq_rel {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
 // CHECK-NEXT:   %[[NEXT:.*]] = llvm.add
-// CHECK-NEXT:   llvm.br ^bb1(%[[NEXT]] : i64) {xmux.loop_parallel = 1 : i64}
+// CHECK-NEXT:   llvm.br ^bb1(%[[NEXT]] : i64) {loop_annotation = #llvm.loop_annotation<mustProgress = true, parallelAccesses = #llvm.access_group<id = distinct[1]<>>>}
 // CHECK:      ^bb8:
-// CHECK:        llvm.load %{{.*}} {xmux.access_groups = array<i64: 2>} : !llvm.ptr -> f32
-// CHECK:        llvm.br ^bb7(%{{.*}} : i64) {xmux.loop_parallel = 2 : i64}
+// CHECK:        llvm.load %{{.*}} {access_groups = [#llvm.access_group<id = distinct[2]<>>]} : !llvm.ptr -> f32
+// CHECK:        llvm.br ^bb7(%{{.*}} : i64) {loop_annotation = #llvm.loop_annotation<mustProgress = true, parallelAccesses = #llvm.access_group<id = distinct[2]<>>>}
 // CHECK:      ^bb9:
 // CHECK:        llvm.load %{{[0-9]+}} : !llvm.ptr -> f32
 // CHECK-NEXT:   llvm.return

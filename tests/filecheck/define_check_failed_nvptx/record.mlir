@@ -27,7 +27,7 @@ func.func @k(%n: i32) attributes {mux.kernel = "entry_point"} {
 // CHECK-NEXT:   %[[SITE:.*]] = arith.select %[[EQ1]], %[[K1]], %[[SITE0]] : i64
 // CHECK-NEXT:   %[[REC:.*]] = llvm.mlir.addressof @__xmux_check_record : !llvm.ptr
 // CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK-NEXT:   %[[OLD:.*]] = llvmx.atomicrmw add %[[REC]], %[[ONE]] monotonic : !llvm.ptr, i64
+// CHECK-NEXT:   %[[OLD:.*]] = llvm.atomicrmw add %[[REC]], %[[ONE]] monotonic : !llvm.ptr, i64
 // CHECK-NEXT:   %[[Z:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:   %[[FIRST:.*]] = arith.cmpi eq, %[[OLD]], %[[Z]] : i64
 // CHECK-NEXT:   scf.if %[[FIRST]] {

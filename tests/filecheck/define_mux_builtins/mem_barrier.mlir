@@ -15,9 +15,9 @@ func.func @fences() {
 }
 
 // CHECK-LABEL: func.func @fences() {
-// CHECK-NEXT:    llvmx.fence syncscope("singlethread") acq_rel
-// CHECK-NEXT:    llvmx.fence syncscope("singlethread") acquire
-// CHECK-NEXT:    llvmx.fence syncscope("singlethread") release
-// CHECK-NEXT:    llvmx.fence seq_cst
-// CHECK-NEXT:    llvmx.fence acq_rel
+// CHECK-NEXT:    llvm.fence syncscope("singlethread") acq_rel
+// CHECK-NEXT:    llvm.fence syncscope("singlethread") acquire
+// CHECK-NEXT:    llvm.fence syncscope("singlethread") release
+// CHECK-NEXT:    llvm.fence seq_cst
+// CHECK-NEXT:    llvm.fence acq_rel
 // CHECK-NEXT:    func.return

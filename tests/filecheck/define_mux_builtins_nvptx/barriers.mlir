@@ -28,11 +28,11 @@ func.func @k() attributes {mux.kernel = "entry_point"} {
 // CHECK-NEXT:    %[[IS_FULL:.*]] = arith.cmpi eq, %[[SIZE32]], %[[WARP]] : i32
 // CHECK-NEXT:    %[[MASK:.*]] = arith.select %[[IS_FULL]], %[[FULL]], %[[LOW]] : i32
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.barrier0"() : () -> ()
-// CHECK-NEXT:    llvmx.fence syncscope("device") acq_rel
+// CHECK-NEXT:    llvm.fence syncscope("device") acq_rel
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.barrier0"() : () -> ()
-// CHECK-NEXT:    llvmx.fence syncscope("block") acq_rel
+// CHECK-NEXT:    llvm.fence syncscope("block") acq_rel
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.bar.warp.sync"(%[[MASK]]) : (i32) -> ()
-// CHECK-NEXT:    llvmx.fence syncscope("block") acquire
-// CHECK-NEXT:    llvmx.fence syncscope("device") seq_cst
-// CHECK-NEXT:    llvmx.fence release
+// CHECK-NEXT:    llvm.fence syncscope("block") acquire
+// CHECK-NEXT:    llvm.fence syncscope("device") seq_cst
+// CHECK-NEXT:    llvm.fence release
 // CHECK-NEXT:    func.return

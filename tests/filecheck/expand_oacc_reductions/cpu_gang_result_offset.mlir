@@ -9,10 +9,10 @@ func.func @k(%a: i8, %z: complex<f32>, %r: memref<i8, strided<[], offset: 3>>, %
 }
 
 // CHECK:      %[[P:.*]] = llvm.getelementptr %{{.*}}[3] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK-NEXT: %{{.*}} = llvmx.atomicrmw add %[[P]], %a acq_rel : !llvm.ptr, i8
+// CHECK-NEXT: %{{.*}} = llvm.atomicrmw add %[[P]], %a acq_rel : !llvm.ptr, i8
 // CHECK:      %[[Q:.*]] = llvm.getelementptr %{{.*}}[2] : (!llvm.ptr) -> !llvm.ptr, f32
 // CHECK-NEXT: %[[RE:.*]] = complex.re %z : complex<f32>
 // CHECK-NEXT: %[[IM:.*]] = complex.im %z : complex<f32>
-// CHECK-NEXT: %{{.*}} = llvmx.atomicrmw fadd %[[Q]], %[[RE]] acq_rel : !llvm.ptr, f32
+// CHECK-NEXT: %{{.*}} = llvm.atomicrmw fadd %[[Q]], %[[RE]] acq_rel : !llvm.ptr, f32
 // CHECK-NEXT: %[[Q1:.*]] = llvm.getelementptr %[[Q]][1] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT: %{{.*}} = llvmx.atomicrmw fadd %[[Q1]], %[[IM]] acq_rel : !llvm.ptr, f32
+// CHECK-NEXT: %{{.*}} = llvm.atomicrmw fadd %[[Q1]], %[[IM]] acq_rel : !llvm.ptr, f32

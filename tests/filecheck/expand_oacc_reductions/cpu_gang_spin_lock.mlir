@@ -22,7 +22,7 @@ func.func @k(%a: f64, %z: complex<f32>, %r: memref<f64>, %s: memref<complex<f32>
 // CHECK-NEXT:     scf.while () : () -> () {
 // CHECK-NEXT:       %4 = arith.constant 0 : i32
 // CHECK-NEXT:       %5 = arith.constant 1 : i32
-// CHECK-NEXT:       %6 = llvmx.cmpxchg %3, %4, %5 acquire monotonic : !llvm.ptr, i32
+// CHECK-NEXT:       %6 = llvm.cmpxchg %3, %4, %5 acquire monotonic : !llvm.ptr, i32
 // CHECK-NEXT:       %7 = llvm.extractvalue %6[1] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:       %8 = arith.constant true
 // CHECK-NEXT:       %9 = arith.xori %7, %8 : i1
@@ -30,7 +30,7 @@ func.func @k(%a: f64, %z: complex<f32>, %r: memref<f64>, %s: memref<complex<f32>
 // CHECK-NEXT:     } do {
 // CHECK-NEXT:       scf.yield
 // CHECK-NEXT:     }
-// CHECK-NEXT:     llvmx.fence acquire
+// CHECK-NEXT:     llvm.fence acquire
 // CHECK-NEXT:   }
 // CHECK:        scf.if %{{.*}} {
 // CHECK-NEXT:     %[[OLD:.*]] = memref.load %r[] : memref<f64>
@@ -54,8 +54,8 @@ func.func @k(%a: f64, %z: complex<f32>, %r: memref<f64>, %s: memref<complex<f32>
 // CHECK-NEXT:   }
 // CHECK:        scf.if %{{.*}} {
 // CHECK-NEXT:     %[[P:.*]] = llvm.mlir.addressof @__oacc_gang_lock : !llvm.ptr
-// CHECK-NEXT:     llvmx.fence release
+// CHECK-NEXT:     llvm.fence release
 // CHECK-NEXT:     %[[Z0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:     %{{.*}} = llvmx.atomicrmw xchg %[[P]], %[[Z0]] release : !llvm.ptr, i32
+// CHECK-NEXT:     %{{.*}} = llvm.atomicrmw xchg %[[P]], %[[Z0]] release : !llvm.ptr, i32
 // CHECK-NEXT:   }
 // CHECK-NEXT:   "test.op"(%a, %z) : (f64, complex<f32>) -> ()

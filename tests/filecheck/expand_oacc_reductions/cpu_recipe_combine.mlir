@@ -54,18 +54,18 @@ func.func @k(%a: i32, %b: i32, %r: memref<i32>, %s: memref<i32>) attributes {mux
 // CHECK:        %[[A4:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:   "test.op"(%[[A4]], %[[B2]]) : (i32, i32) -> ()
 // worker fini: slot = slot * LOCAL (between the worker lock's cmpxchg and xchg)
-// CHECK:        llvmx.cmpxchg %{{.*}} syncscope("singlethread")
+// CHECK:        llvm.cmpxchg %{{.*}} syncscope("singlethread")
 // CHECK:        %[[SLOT:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xi32, 3 : i64>
 // CHECK-NEXT:   %{{.*}} = arith.muli %[[SLOT]], %[[A4]] : i32
-// CHECK:        llvmx.atomicrmw xchg %{{.*}} syncscope("singlethread")
+// CHECK:        llvm.atomicrmw xchg %{{.*}} syncscope("singlethread")
 // CHECK:        %[[A6:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xi32, 3 : i64>
 // gang: *r = *r * LOCAL inside the gang lock; the minimum is one atomicrmw
 // CHECK:        llvm.mlir.addressof @__oacc_gang_lock
-// CHECK:        llvmx.cmpxchg
+// CHECK:        llvm.cmpxchg
 // CHECK:        %[[CUR:.*]] = memref.load %r[] : memref<i32>
 // CHECK-NEXT:   %[[Q:.*]] = arith.muli %[[CUR]], %[[A6]] : i32
 // CHECK-NEXT:   memref.store %[[Q]], %r[] : memref<i32>
-// CHECK:        llvmx.atomicrmw min %{{.*}}, %[[B2]] acq_rel : !llvm.ptr, i32
+// CHECK:        llvm.atomicrmw min %{{.*}}, %[[B2]] acq_rel : !llvm.ptr, i32
 // CHECK:        llvm.mlir.addressof @__oacc_gang_lock
-// CHECK:        llvmx.atomicrmw xchg
+// CHECK:        llvm.atomicrmw xchg
 // CHECK-NOT:    oacc.

@@ -52,8 +52,8 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
 // CHECK-NEXT:     scf.while () : () -> () {
 // CHECK-NEXT:       %14 = arith.constant 0 : i32
 // CHECK-NEXT:       %15 = arith.constant 1 : i32
-// CHECK-NEXT:       %16 = llvmx.cmpxchg %13, %14, %15 syncscope("singlethread") acquire monotonic : !llvm.ptr, i32
-// CHECK:          llvmx.fence syncscope("singlethread") acquire
+// CHECK-NEXT:       %16 = llvm.cmpxchg %13, %14, %15 syncscope("singlethread") acquire monotonic : !llvm.ptr, i32
+// CHECK:          llvm.fence syncscope("singlethread") acquire
 // CHECK-NEXT:   }
 // CHECK-NEXT:   %20 = mux.get_local_id 0 : index
 // CHECK-NEXT:   %21 = arith.constant 0 : index
@@ -65,9 +65,9 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
 // CHECK-NEXT:     %26 = arith.addi %25, %a2 : i32
 // CHECK-NEXT:     memref.store %26, %23[%24] : memref<1xi32, 3 : i64>
 // CHECK-NEXT:   }
-// CHECK:          llvmx.fence syncscope("singlethread") release
+// CHECK:          llvm.fence syncscope("singlethread") release
 // CHECK-NEXT:     %34 = arith.constant 0 : i32
-// CHECK-NEXT:     %35 = llvmx.atomicrmw xchg %33, %34 syncscope("singlethread") release : !llvm.ptr, i32
+// CHECK-NEXT:     %35 = llvm.atomicrmw xchg %33, %34 syncscope("singlethread") release : !llvm.ptr, i32
 // CHECK-NEXT:   }
 // CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT:   %36 = memref.get_global @__oacc_worker_red_i32 : memref<1xi32, 3 : i64>

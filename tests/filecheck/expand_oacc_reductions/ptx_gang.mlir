@@ -37,15 +37,15 @@ func.func @k(%a: f32, %b: f64, %r: memref<f32>, %s: memref<f64>) attributes {mux
 // CHECK-NEXT:   %3 = "memref.extract_aligned_pointer_as_index"(%r) : (memref<f32>) -> index
 // CHECK-NEXT:   %4 = arith.index_cast %3 : index to i64
 // CHECK-NEXT:   %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
-// CHECK-NEXT:   %6 = llvmx.atomicrmw fadd %5, %a2 syncscope("device") monotonic : !llvm.ptr, f32
+// CHECK-NEXT:   %6 = llvm.atomicrmw fadd %5, %a2 syncscope("device") monotonic : !llvm.ptr, f32
 // CHECK-NEXT: }
 // CHECK-NEXT: %b2 = arith.constant 1.000000e+00 : f64
 // CHECK-NEXT: "test.op"(%b2) : (f64) -> ()
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   %[[LOCK:.*]] = llvm.mlir.addressof @__oacc_gang_lock : !llvm.ptr
 // CHECK-NEXT:   scf.while () : () -> () {
-// CHECK:          llvmx.cmpxchg %[[LOCK]], %{{.*}}, %{{.*}} syncscope("device") acquire monotonic : !llvm.ptr, i32
-// CHECK:        llvmx.fence syncscope("device") acquire
+// CHECK:          llvm.cmpxchg %[[LOCK]], %{{.*}}, %{{.*}} syncscope("device") acquire monotonic : !llvm.ptr, i32
+// CHECK:        llvm.fence syncscope("device") acquire
 // CHECK-NEXT: }
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   %[[OLD:.*]] = memref.load %s[] : memref<f64>
@@ -54,8 +54,8 @@ func.func @k(%a: f32, %b: f64, %r: memref<f32>, %s: memref<f64>) attributes {mux
 // CHECK-NEXT: }
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   %[[LOCK2:.*]] = llvm.mlir.addressof @__oacc_gang_lock : !llvm.ptr
-// CHECK-NEXT:   llvmx.fence syncscope("device") release
+// CHECK-NEXT:   llvm.fence syncscope("device") release
 // CHECK-NEXT:   %[[ZERO:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:   llvmx.atomicrmw xchg %[[LOCK2]], %[[ZERO]] syncscope("device") release : !llvm.ptr, i32
+// CHECK-NEXT:   llvm.atomicrmw xchg %[[LOCK2]], %[[ZERO]] syncscope("device") release : !llvm.ptr, i32
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
