@@ -1,18 +1,21 @@
 """convert-to-llvm: lower func, arith, math, index, scf, cf, memref and vector to the llvm dialect.
 
 Expects: the kernel pipeline has run (no ``mux.*`` ops left); ops of the dialects above plus
-``llvm``/``llvmx`` ops from earlier passes, ``builtin.unrealized_conversion_cast`` between
+``llvm`` ops from earlier passes, ``builtin.unrealized_conversion_cast`` between
 memrefs and their descriptors, ``memref.global`` outside memory space 3.
-Guarantees: only ``llvm`` and ``llvmx`` ops (and ``builtin.module``) remain; an op without a
+Guarantees: only ``llvm`` ops (and ``builtin.module``) remain, upstream's (see
+``dialects/llvm.py``); an op without a
 lowering is reported with its name and function (``NotSupportedError``).
 
 - types: ``index`` → i64; ``memref`` → MLIR's descriptor struct (allocated, aligned, offset,
   sizes, strides); ``memref<*xT>`` → ``!llvm.struct<(i64, ptr)>``.
 - functions: memrefs passed as descriptor structs by value; helper functions get ``internal``
   linkage (``main``, entry points, entry hooks and ``llvm.emit_c_interface`` stay external).
-- ``scf.for`` with ``mux.work_item_loop``: fresh access group id G; the latch ``llvm.br`` gets
-  ``xmux.loop_parallel = G`` and the memory accesses lowered from its body (also in nested loops,
-  and calls, so that inlining propagates it) ``xmux.access_groups = array<i64: .., G>``.
+- ``scf.for`` with ``mux.work_item_loop``: fresh access group G; the latch ``llvm.br`` gets
+  ``loop_annotation = #llvm.loop_annotation<mustProgress = true, parallelAccesses = #G>`` and
+  the memory accesses lowered from its body (also in nested loops, and calls, so that inlining
+  propagates it) ``access_groups = [.., #G]``, where ``#G`` is
+  ``#llvm.access_group<id = distinct[G]<>>``.
   Accesses to allocas made inside the loop (per-work-item private memory) and llvm ops written by
   earlier passes (scheduling structs) stay out of the group.
 
@@ -40,10 +43,13 @@ After::
     ^bb2:
       %base = llvm.extractvalue %a[1] : !llvm.struct<(...)>
       %p = llvm.getelementptr inbounds %base[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-      %x = llvm.load %p {xmux.access_groups = array<i64: 1>} : !llvm.ptr -> f32
-      llvm.store %x, %p2 {xmux.access_groups = array<i64: 1>} : f32, !llvm.ptr
+      %x = llvm.load %p {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
+           : !llvm.ptr -> f32
+      llvm.store %x, %p2 {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
+           : f32, !llvm.ptr
       %next = llvm.add %i, %c1 : i64
-      llvm.br ^bb1(%next : i64) {xmux.loop_parallel = 1 : i64}
+      llvm.br ^bb1(%next : i64) {loop_annotation = #llvm.loop_annotation<mustProgress = true,
+          parallelAccesses = #llvm.access_group<id = distinct[1]<>>>}
     ^bb3:
       llvm.return
     }
@@ -91,7 +97,7 @@ class ConvertToLLVMPass(ModulePass):
                     replacements.append((top, new))
             elif isinstance(top, memref.GlobalOp):
                 replacements.append((top, lower_global(top, shared)))
-            elif op_name(top).startswith(("llvm.", "llvmx.")):
+            elif op_name(top).startswith("llvm."):
                 continue
             else:
                 raise NotSupportedError(

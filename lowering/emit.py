@@ -318,7 +318,7 @@ class _FunctionEmitter:
         b._insert(instr)
         self.val_map[op.res] = instr
 
-    # -- llvmx -------------------------------------------------------------------------
+    # -- ops xDSL lacks (lowering/llvmx.py) ---------------------------------------------
 
     def atomicrmw(self, op: llvmx.AtomicRMWOp, b: ir.IRBuilder) -> None:
         instr = _AtomicRMW(b.block, op, self.v(op.ptr), self.v(op.val))
@@ -785,7 +785,7 @@ def _reverse_post_order(blocks: Sequence[Block]) -> list[Block]:
 
 def _define_function(op: llvm.FuncOp, fn: ir.Function, md: _Metadata) -> None:
     # This replicates the small block/phi loop of xdsl.backend.llvm.convert._convert_func:
-    # that function hard-wires convert_op for every op, so our handlers (llvmx, atomics,
+    # that function hard-wires convert_op for every op, so our handlers (added ops, atomics,
     # metadata, intrinsic mangling) could not run first. It also walks blocks in dominance
     # order instead of region order, so a use never precedes its definition.
     name = op.sym_name.data

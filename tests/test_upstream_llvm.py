@@ -44,8 +44,14 @@ def _lower(path: Path, **options: object) -> str:
     """The module as ``xmux-opt FILE -p <cpu pipeline>`` prints it."""
     spec = pipelines.spec(pipelines.cpu(**options))  # type: ignore[arg-type]
     return _run(
-        [sys.executable, "-c", "import sys; from xmux.cli import opt_main; sys.exit(opt_main())",
-         str(path), "-p", spec]
+        [
+            sys.executable,
+            "-c",
+            "import sys; from xmux.cli import opt_main; sys.exit(opt_main())",
+            str(path),
+            "-p",
+            spec,
+        ]
     )
 
 

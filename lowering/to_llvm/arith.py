@@ -4,7 +4,7 @@ Min/max become ``llvm.call_intrinsic "llvm.smin.i32"``-style calls (mangled name
 smin/smax/umin/umax, ``maxnumf``/``minnumf`` → maxnum/minnum, ``maximumf``/``minimumf``
 (NaN-propagating, -0 < +0) → maximum/minimum. ``ceildivsi`` / ``floordivsi`` / ``ceildivui``
 are expanded with a division, a remainder and a correction. ``uitofp`` / ``fptosi`` /
-``fptoui`` use ``llvmx``.
+``fptoui`` use the ops xDSL lacks (``lowering/llvmx.py``).
 Comparisons and selects with vector conditions are done lane by lane (xDSL's ``llvm.fcmp`` and
 ``llvm.select`` take scalars only). Fast-math flags are kept on float arithmetic and ``fneg``.
 """

@@ -248,7 +248,7 @@ class FunctionLowerer:
         handler = self.mod.handlers.get(name)
         if handler is not None:
             handler(self, op)
-        elif name.startswith(("llvm.", "llvmx.")):
+        elif name.startswith("llvm."):
             self.copy_llvm_op(op)
         else:
             hint = " (run the kernel pipeline first)" if name.startswith("mux.") else ""
@@ -266,7 +266,7 @@ class FunctionLowerer:
         return None
 
     def copy_llvm_op(self, op: Operation) -> None:
-        """An llvm/llvmx op from an earlier pass: copy with remapped operands and successors.
+        """An llvm op from an earlier pass: copy with remapped operands and successors.
 
         Its memory accesses (scheduling structs) are left out of access groups on purpose.
         """

@@ -2,13 +2,14 @@
 
 ``scf.for`` becomes header (induction variable and carried values as block arguments, compare,
 ``llvm.cond_br``) → body → latch ``llvm.br`` back to the header; results are the header's
-arguments. An ``scf.for`` marked ``mux.work_item_loop`` gets a fresh access-group id: the
-latch branch carries ``xmux.loop_parallel = id`` and every memory access lowered from its body
-(nested loops and calls included) carries ``xmux.access_groups = [.., id]``; the emitter turns
-them into ``llvm.loop.parallel_accesses`` metadata. A loop's ``xmux.loop_vectorize_width`` hint
-moves to its latch branch too (``llvm.loop.vectorize.width``). ``scf.if``, ``scf.while``,
-``scf.execute_region``, ``scf.index_switch`` and ``scf.parallel`` (no reductions) are lowered to
-blocks as in MLIR's scf-to-cf.
+arguments. An ``scf.for`` marked ``mux.work_item_loop`` gets a fresh access group G: the
+latch branch's ``loop_annotation`` has ``parallelAccesses = #llvm.access_group<id =
+distinct[G]<>>`` and every memory access lowered from its body (nested loops and calls
+included) carries ``access_groups = [.., #llvm.access_group<...>]``, upstream's attributes
+that become ``llvm.loop.parallel_accesses`` metadata. A loop's ``xmux.loop_vectorize_width``
+hint goes into the annotation too (``vectorize = #llvm.loop_vectorize<width = W : i32>``).
+``scf.if``, ``scf.while``, ``scf.execute_region``, ``scf.index_switch`` and ``scf.parallel``
+(no reductions) are lowered to blocks as in MLIR's scf-to-cf.
 """
 
 from __future__ import annotations

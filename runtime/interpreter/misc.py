@@ -1,4 +1,4 @@
-"""The rest of what kernels contain before scheduling: the ``llvm``/``llvmx`` ops OpenACC
+"""The rest of what kernels contain before scheduling: the ``llvm`` ops OpenACC
 expansion leaves (pointers into memrefs, atomics, locks), specialization-constant markers
 (their default value or the ``spec_constants=`` value), ``vector`` and ``complex`` ops."""
 

@@ -1,6 +1,6 @@
 """Atomics of ``convert-acc-to-oacc``: ``acc.atomic.read`` / ``write`` / ``update`` /
-``capture`` lowered to the target's atomics (``llvmx`` ops on the element's address), in
-compute regions and host code alike.
+``capture`` lowered to the target's atomics (``llvm.atomicrmw`` / ``llvm.cmpxchg`` on the
+element's address), in compute regions and host code alike.
 
 - read ``v = x``: ``atomicrmw or x, 0`` (the value, as an integer of its width) then a plain
   store to ``v``;

@@ -45,7 +45,7 @@ func.func @int_ops(%a: i32, %b: i32, %i: index) -> i32 {
 // CHECK-NEXT:   %[[SEL:.*]] = llvm.select %[[C]], %[[CEIL]], %[[IC]] : i1, i32
 // CHECK-NEXT:   llvm.return %[[SEL]] : i32
 
-// Fast-math flags are kept; maximumf/minnumf have their own intrinsics; fptoui uses llvmx.
+// Fast-math flags are kept; maximumf/minnumf have their own intrinsics; fptoui uses llvm.fptoui.
 func.func @float_ops(%x: f32, %y: f64) -> i32 {
   %0 = arith.mulf %x, %x fastmath<fast> : f32
   %1 = arith.maximumf %0, %x : f32

@@ -1,7 +1,7 @@
 // RUN: xmux-opt %s -p convert-to-llvm | filecheck %s
 
 // 1-D vectors: load/store aligned as the element (numpy arrays are only element-aligned),
-// broadcast = insertelement + zero-mask shufflevector, extract/insert with llvmx/llvm element
+// broadcast = insertelement + zero-mask shufflevector, extract/insert with llvm element
 // ops, reductions with the llvm.vector.reduce intrinsics (the accumulator as start value).
 func.func @vec(%m: memref<?xf32>, %i: index, %s: f32, %k: index) -> f32 {
   %v = vector.load %m[%i] : memref<?xf32>, vector<4xf32>
