@@ -18,7 +18,8 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
-import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
+import xmux.dialects.memref_atomic  # noqa: F401 - memref.generic_atomic_rmw (xDSL lacks it)
+import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw / global syntax
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {

@@ -23,8 +23,8 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_worker_lock", type = memref<1xi32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
-// CHECK-NEXT: "memref.global"() <{sym_name = "__oacc_worker_red_i32", type = memref<1xi32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__oacc_worker_lock : memref<1xi32, 3 : i64> = uninitialized {alignment = 64 : i64}
+// CHECK-NEXT: memref.global "private" @__oacc_worker_red_i32 : memref<1xi32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK:      scf.for %i = %c0 to %n step %c1 {
 // CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT:   %0 = mux.get_local_linear_id : index
