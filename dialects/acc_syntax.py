@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import acc
-from xdsl.dialects.builtin import SymbolRefAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import SymbolRefAttr, i1
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     FormatProgram,
@@ -161,10 +161,11 @@ class AnyOrderProgram:
             for value, sym in zip(getattr(op, fname), syms, strict=True):
                 owner = value.owner
                 if not isinstance(owner, want):
+                    got = (f"a result of '{owner.name}'" if isinstance(owner, Operation)
+                           else "a block argument")
                     parser.raise_error(
                         f"'{op.name}': {kw}({sym} -> ...) needs an operand defined by "
-                        f"'{want.name}', got {value.name_hint or 'a value'} from "
-                        f"'{getattr(owner, 'name', 'a block argument')}'", pos, parser.pos)
+                        f"'{want.name}', got {got}", pos, parser.pos)
                 have = owner.properties.get("recipe")
                 if have is not None and have != sym:
                     parser.raise_error(
@@ -193,3 +194,39 @@ def add_any_order_syntax() -> None:
 
 
 add_any_order_syntax()
+
+
+# ---- acc.atomic.read: the LLVM 19 form names two types ---------------------------------
+
+
+def _parse_atomic_read(cls: type[acc.AtomicReadOp], parser: Parser) -> acc.AtomicReadOp:
+    """``[if(%c)] %v = %x : Tv, Tx, Elem`` (newer) or ``%v = %x : T, Elem`` (LLVM 19: one type
+    for both pointers)."""
+    cond = None
+    if parser.parse_optional_keyword("if") is not None:
+        with parser.in_parens():
+            cond = parser.parse_unresolved_operand()
+    v = parser.parse_unresolved_operand()
+    parser.parse_punctuation("=")
+    x = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    tv = parser.parse_type()
+    parser.parse_punctuation(",")
+    second = parser.parse_type()
+    if parser.parse_optional_punctuation(",") is not None:
+        tx, elem = second, parser.parse_type()
+    else:
+        tx, elem = tv, second
+    attrs = parser.parse_optional_attr_dict()
+    operands = [[parser.resolve_operand(x, tx)], [parser.resolve_operand(v, tv)],
+                [] if cond is None else [parser.resolve_operand(cond, i1)]]
+    props = {"element_type": elem}
+    props |= {k: attrs.pop(k) for k in list(attrs) if k in ("element_type",)}
+    return cls.build(operands=operands, properties=props, attributes=attrs)
+
+
+def add_atomic_read_syntax() -> None:
+    acc.AtomicReadOp.parse = classmethod(_parse_atomic_read)  # type: ignore[method-assign]
+
+
+add_atomic_read_syntax()
