@@ -24,21 +24,26 @@ sees the same classes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 
 from xdsl.dialects import acc
 from xdsl.dialects.builtin import SymbolRefAttr, i1
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     FormatProgram,
     KeywordDirective,
     OptionalGroupDirective,
     ParsingState,
+    PrintingState,
     VariadicOperandVariable,
     WhitespaceDirective,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 #: clause keyword -> the data-clause op that must define its operands in the LLVM 19 form
@@ -74,6 +79,11 @@ class AnyOrderProgram:
                 self.clauses[s.then_first.keyword] = s
             stmts.pop(0)
         self.rest = tuple(stmts)
+
+    def operand_field(self, kw: str) -> str:
+        """The operand field of clause ``kw`` (``reduction`` -> ``reduction_operands``)."""
+        group = self.clauses[kw]
+        return next(e for e in group.then_elements if isinstance(e, VariadicOperandVariable)).name
 
     def parse(self, parser: Parser, op_type: type[IRDLOperation]) -> IRDLOperation:
         state = ParsingState(op_type)
@@ -184,13 +194,18 @@ def _clause_ops() -> list[type[IRDLOperation]]:
     return found
 
 
+@cache
+def _program(op_type: type[IRDLOperation]) -> AnyOrderProgram:
+    return AnyOrderProgram(op_type)  # built on first use: xmux-opt's start-up stays short
+
+
+def _parse_any_order(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
+    return _program(cls).parse(parser, cls)
+
+
 def add_any_order_syntax() -> None:
     for op in _clause_ops():
-        program = AnyOrderProgram(op)
-        if len(program.clauses) < 2:
-            continue
-        op.parse = classmethod(  # type: ignore[method-assign]
-            lambda cls, parser, p=program: p.parse(parser, cls))
+        op.parse = classmethod(_parse_any_order)  # type: ignore[method-assign]
 
 
 add_any_order_syntax()
@@ -230,3 +245,96 @@ def add_atomic_read_syntax() -> None:
 
 
 add_atomic_read_syntax()
+
+
+# ---- LLVM 19 output ----------------------------------------------------------------------
+
+_LLVM19_OUTPUT: list[bool] = [False]
+
+
+@contextmanager
+def llvm19_output() -> Iterator[None]:
+    """Print ``acc`` ops in the LLVM 19 form while active (``xmux-opt --acc-syntax=llvm19``):
+    recipes in the constructs' clauses (``reduction(@r -> %x : T)``), none on the data-clause
+    ops, ``acc.atomic.read`` with one pointer type. An operand whose data op names no recipe
+    keeps the newer form (LLVM 19 has no spelling for it)."""
+    _LLVM19_OUTPUT.append(True)
+    try:
+        yield
+    finally:
+        _LLVM19_OUTPUT.pop()
+
+
+def _recipe_of(value: SSAValue) -> SymbolRefAttr | None:
+    owner = value.owner
+    if isinstance(owner, tuple(_RECIPE_CLAUSES.values())):
+        recipe = owner.properties.get("recipe")
+        return recipe if isinstance(recipe, SymbolRefAttr) else None
+    return None
+
+
+def _print_construct_19(op: IRDLOperation, printer: Printer) -> None:
+    program = _program(type(op))
+    state = PrintingState()
+    for stmt in program.program.stmts:
+        kw = (stmt.then_first.keyword if isinstance(stmt, OptionalGroupDirective)
+              and isinstance(stmt.then_first, KeywordDirective) else None)
+        values = getattr(op, program.operand_field(kw)) if kw in _RECIPE_CLAUSES else ()
+        recipes = [_recipe_of(v) for v in values]
+        if not values or None in recipes:
+            stmt.print(printer, state, op)
+            continue
+        state.print_whitespace(printer)
+        printer.print_string(f"{kw}(")
+        for i, (v, r) in enumerate(zip(values, recipes, strict=True)):
+            printer.print_string(", " if i else "")
+            printer.print_string(f"{r} -> ")
+            printer.print_operand(v)
+            printer.print_string(" : ")
+            printer.print_attribute(v.type)
+        printer.print_string(")")
+
+
+def _print_data_op_19(op: IRDLOperation, printer: Printer, base: Callable) -> None:
+    recipe = op.properties.pop("recipe", None)
+    try:
+        base(op, printer)
+    finally:
+        if recipe is not None:
+            op.properties["recipe"] = recipe
+
+
+def _print_atomic_read_19(op: acc.AtomicReadOp, printer: Printer, base: Callable) -> None:
+    if op.if_cond is not None or op.v.type != op.x.type:
+        return base(op, printer)
+    printer.print_string(" ")
+    printer.print_operand(op.v)
+    printer.print_string(" = ")
+    printer.print_operand(op.x)
+    printer.print_string(" : ")
+    printer.print_attribute(op.v.type)
+    printer.print_string(", ")
+    printer.print_attribute(op.element_type)
+    printer.print_op_attributes(op.attributes)
+
+
+def add_llvm19_output() -> None:
+    constructs = (acc.ParallelOp, acc.SerialOp, acc.KernelsOp, acc.LoopOp)
+    targets: list[tuple[type[IRDLOperation], Callable]] = [
+        *((c, lambda op, p, b: _print_construct_19(op, p)) for c in constructs),
+        *((d, _print_data_op_19) for d in _RECIPE_CLAUSES.values()),
+        (acc.AtomicReadOp, _print_atomic_read_19),
+    ]
+    for cls, print19 in targets:
+        base = cls.print
+
+        def print_(self: IRDLOperation, printer: Printer, base=base, print19=print19) -> None:
+            if _LLVM19_OUTPUT[-1]:
+                print19(self, printer, base)
+            else:
+                base(self, printer)
+
+        cls.print = print_  # type: ignore[method-assign]
+
+
+add_llvm19_output()

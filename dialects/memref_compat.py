@@ -187,3 +187,6 @@ def add_vector_print_syntax() -> None:
 
 
 add_vector_print_syntax()
+
+
+import xmux.dialects.memref_atomic  # noqa: E402, F401 - generic_atomic_rmw (xDSL lacks it)

@@ -18,9 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
 import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
-import xmux.dialects.acc_syntax  # noqa: F401 - acc clauses in any order, the LLVM 19 form
-import xmux.dialects.memref_atomic  # noqa: F401 - memref.generic_atomic_rmw (xDSL lacks it)
-import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw / global syntax
+import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
