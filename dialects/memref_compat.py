@@ -189,4 +189,5 @@ def add_vector_print_syntax() -> None:
 add_vector_print_syntax()
 
 
+import xmux.dialects.core_compat  # noqa: E402, F401 - memref.copy etc., scf.while without values
 import xmux.dialects.memref_atomic  # noqa: E402, F401 - generic_atomic_rmw (xDSL lacks it)

@@ -46,7 +46,7 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
 // CHECK-NEXT:   %9 = arith.cmpi eq, %7, %8 : index
 // CHECK-NEXT:   scf.if %9 {
 // CHECK-NEXT:     %10 = memref.get_global @__oacc_worker_lock : memref<1xi32, 3 : i64>
-// CHECK-NEXT:     %11 = "memref.extract_aligned_pointer_as_index"(%10) : (memref<1xi32, 3 : i64>) -> index
+// CHECK-NEXT:     %11 = memref.extract_aligned_pointer_as_index %10 : memref<1xi32, 3 : i64> -> index
 // CHECK-NEXT:     %12 = arith.index_cast %11 : index to i64
 // CHECK-NEXT:     %13 = llvm.inttoptr %12 : i64 to !llvm.ptr
 // CHECK-NEXT:     scf.while () : () -> () {
