@@ -95,9 +95,11 @@ def test_example_through_mlir_opt_19(path: Path, tmp_path: Path, capfd) -> None:
     upstream = _mlir_opt(text, unregistered)
     back = tmp_path / path.name
     back.write_text(upstream)
-    _parse(upstream).verify()
+    again = _parse(upstream)
+    again.verify()
     if LOSSY_IN_19.search(source):
         return  # LLVM 19's gpu.subgroup_reduce has no cluster: it drops the property
+    assert again.is_structurally_equivalent(module)
     assert _run(back, capfd) == _run(path, capfd)
 
 
@@ -122,7 +124,8 @@ KERNEL_PASSES = ("gpu-launch-outlining,convert-gpu-to-mux,convert-acc-to-oacc,"
 @pytest.mark.parametrize("path", EXAMPLES, ids=IDS)
 def test_kernel_level_output_reads_in_mlir_opt_19(path: Path) -> None:
     """After the kernel-level passes (before add-kernel-wrapper's llvm structs), xmux's text
-    reads into mlir-opt-19, and mlir-opt-19's printing of it reads back into the same IR."""
+    reads into mlir-opt-19, and mlir-opt-19's printing of it reads back into the same IR (ops,
+    properties, attributes and types equal; only value names change)."""
     from xmux.pipelines import parse as parse_pipeline
 
     module = _parse(path.read_text())
@@ -133,8 +136,7 @@ def test_kernel_level_output_reads_in_mlir_opt_19(path: Path) -> None:
     upstream = _mlir_opt(_print(module, generic=True), unregistered=True)
     back = _parse(upstream)
     back.verify()
-    assert _print(back, generic=True).count("\n") > 3
-    assert sorted(op.name for op in back.walk()) == sorted(op.name for op in module.walk())
+    assert back.is_structurally_equivalent(module)
 
 
 def test_llvm19_acc_reduction_form_runs(tmp_path: Path, capfd) -> None:
