@@ -6,7 +6,8 @@
   ctor-dtor / atomic capture as parents, so such a module failed to parse before any xmux pass.
 
 Applied once when xmux builds a context or its plugin universe (``xmux/registry.py``); it
-widens a verifier, so modules xDSL accepted are unchanged.
+widens a verifier, so modules xDSL accepted are unchanged. Importing it also applies
+``acc_syntax`` (clauses in any order, the LLVM 19 forms).
 """
 
 from __future__ import annotations
@@ -28,3 +29,6 @@ def allow_terminator_in_recipes() -> None:
 
 
 allow_terminator_in_recipes()
+
+
+import xmux.dialects.acc_syntax  # noqa: E402, F401 - clauses in any order, the LLVM 19 forms

@@ -8,11 +8,15 @@ the generic form: ``memref.cast``, ``memref.atomic_rmw`` and ``memref.global`` (
     memref.global @buf : memref<64xf32, 3> = uninitialized
 
 Applied once when xmux builds a context or its plugin universe (``xmux/registry.py``), as
-``acc_compat`` is: it gives xDSL's own ``memref.CastOp`` / ``AtomicRMWOp`` a ``parse`` and
-``print`` (``GlobalOp`` a ``parse`` only: it keeps printing generically), so every pass,
+``acc_compat`` is: it gives xDSL's own ``memref.CastOp`` / ``AtomicRMWOp`` / ``GlobalOp`` a
+``parse`` and ``print``, so every pass,
 lowering and interpreter function that matches those classes sees them unchanged (a
 subclass would not be the class the interpreter dispatches on). The generic forms still
-parse.
+parse. ``memref.generic_atomic_rmw`` / ``memref.atomic_yield``, which xDSL 0.74 lacks, live in
+``dialects/memref_atomic.py``.
+
+A declaration without ``=`` (upstream: an external global) reads as ``= uninitialized``: xDSL's
+``initial_value`` is not optional, and xmux gives both the same meaning (storage it allocates).
 """
 
 from __future__ import annotations
@@ -121,16 +125,36 @@ def _parse_global(cls: type[memref.GlobalOp], parser: Parser) -> memref.GlobalOp
     return cls.create(properties={k: props[k] for k in order if k in props}, attributes=attrs)
 
 
+def _print_global(self: memref.GlobalOp, printer: Printer) -> None:
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+    vis = self.sym_visibility.data
+    printer.print_string(f' "{vis}"' if vis != "public" else "")
+    printer.print_string(" constant" if self.constant is not None else "")
+    printer.print_string(f" @{self.sym_name.data} : ")
+    printer.print_attribute(self.type)
+    init = self.initial_value
+    if isinstance(init, DenseIntOrFPElementsAttr):
+        # upstream prints the dense literal without its tensor type (the memref gives it)
+        printer.print_string(" = ")
+        text = str(init)
+        printer.print_string(text[: text.rindex(" : ")])
+    else:
+        printer.print_string(" = uninitialized")
+    attrs = dict(self.attributes)
+    if self.alignment is not None:
+        attrs = {"alignment": self.alignment, **attrs}
+    printer.print_op_attributes(attrs)
+
+
 def add_custom_syntax() -> None:
     for cls, parse, print_ in (
         (memref.CastOp, _parse_cast, _print_cast),
         (memref.AtomicRMWOp, _parse_atomic_rmw, _print_atomic_rmw),
+        (memref.GlobalOp, _parse_global, _print_global),
     ):
         cls.parse = classmethod(parse)  # type: ignore[method-assign]
         cls.print = print_  # type: ignore[method-assign]
-    # memref.global: the custom form parses; it still prints in the generic form, which the
-    # FileCheck tests of the passes that create globals match.
-    memref.GlobalOp.parse = classmethod(_parse_global)  # type: ignore[method-assign]
 
 
 add_custom_syntax()
@@ -163,3 +187,7 @@ def add_vector_print_syntax() -> None:
 
 
 add_vector_print_syntax()
+
+
+import xmux.dialects.core_compat  # noqa: E402, F401 - memref.copy etc., scf.while without values
+import xmux.dialects.memref_atomic  # noqa: E402, F401 - generic_atomic_rmw (xDSL lacks it)

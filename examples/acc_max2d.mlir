@@ -14,7 +14,7 @@ module {
   acc.reduction.recipe @max_f32 : memref<f32> reduction_operator <max> init {
   ^bb0(%arg0: memref<f32>):
     %lo = arith.constant 0xFF800000 : f32
-    %p = memref.alloca() : memref<f32>
+    %p = memref.alloc() : memref<f32>
     memref.store %lo, %p[] : memref<f32>
     acc.yield %p : memref<f32>
   } combiner {
@@ -27,7 +27,7 @@ module {
   }
   acc.private.recipe @priv_f32 : memref<f32> init {
   ^bb0(%arg0: memref<f32>):
-    %p = memref.alloca() : memref<f32>
+    %p = memref.alloc() : memref<f32>
     acc.yield %p : memref<f32>
   }
 

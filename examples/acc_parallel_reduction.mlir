@@ -14,7 +14,7 @@ module {
   acc.reduction.recipe @add_f64 : memref<f64> reduction_operator <add> init {
   ^bb0(%arg0: memref<f64>):
     %zero = arith.constant 0.000000e+00 : f64
-    %q = memref.alloca() : memref<f64>
+    %q = memref.alloc() : memref<f64>
     memref.store %zero, %q[] : memref<f64>
     acc.yield %q : memref<f64>
   } combiner {
@@ -28,7 +28,7 @@ module {
   acc.reduction.recipe @mul_f64 : memref<f64> reduction_operator <mul> init {
   ^bb0(%arg0: memref<f64>):
     %one = arith.constant 1.000000e+00 : f64
-    %q = memref.alloca() : memref<f64>
+    %q = memref.alloc() : memref<f64>
     memref.store %one, %q[] : memref<f64>
     acc.yield %q : memref<f64>
   } combiner {

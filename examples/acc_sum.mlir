@@ -10,7 +10,7 @@ module {
   acc.reduction.recipe @add_f64 : memref<f64> reduction_operator <add> init {
   ^bb0(%arg0: memref<f64>):
     %zero = arith.constant 0.000000e+00 : f64
-    %p = memref.alloca() : memref<f64>
+    %p = memref.alloc() : memref<f64>
     memref.store %zero, %p[] : memref<f64>
     acc.yield %p : memref<f64>
   } combiner {

@@ -39,6 +39,13 @@ class XmuxOptMain(xDSLOptMain):
             action="store_true",
             help="print the time each pass took to stderr (as mlir-opt's --mlir-timing)",
         )
+        arg_parser.add_argument(
+            "--acc-syntax",
+            choices=("newest", "llvm19"),
+            default="newest",
+            help="print acc ops in the newest upstream form (default) or in LLVM 19's, which "
+            "mlir-opt-19 reads (recipes in the constructs' reduction/private clauses)",
+        )
 
     def setup_pipeline(self) -> None:
         timings: list[tuple[str, float]] = []
@@ -68,7 +75,13 @@ class XmuxOptMain(xDSLOptMain):
             raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
 
     def run(self) -> None:
-        super().run()
+        if self.args.acc_syntax == "llvm19":
+            from xmux.dialects.acc_syntax import llvm19_output
+
+            with llvm19_output():
+                super().run()
+        else:
+            super().run()
         if self.args.timing and self.timings:
             total = sum(t for _, t in self.timings)
             print("===- Pass execution timing report -===", file=sys.stderr)

@@ -22,6 +22,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "gpu-launch-outlining",  # upstream gpu.launch -> gpu.func + gpu.launch_func (no-op without)
     "convert-gpu-to-mux",  # upstream gpu kernels / launches -> mux (no-op without gpu ops)
     "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
+    "lower-generic-atomic-rmw",  # memref.generic_atomic_rmw -> cmpxchg loop (no-op without)
     "transfer-kernel-metadata",
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
@@ -47,6 +48,7 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "gpu-launch-outlining",
     "convert-gpu-to-mux",
     "convert-acc-to-oacc",
+    "lower-generic-atomic-rmw",
     "transfer-kernel-metadata",
     "lower-spec-constants",
     "expand-oacc-reductions",

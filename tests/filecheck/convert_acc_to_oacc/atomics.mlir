@@ -32,7 +32,7 @@ func.func @h(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32, %c: i1)
 
 // CHECK:      func.func @h_acc_serial_0(%x: memref<i32>, %f: memref<f32>, %v: memref<i32>, %e: i32, %c: i1)
 // CHECK:        %{{.*}}, %[[OFF:.*]] = memref.extract_strided_metadata %x : memref<i32> -> memref<i32>, index
-// CHECK-NEXT:   %[[BASE:.*]] = "memref.extract_aligned_pointer_as_index"(%x)
+// CHECK-NEXT:   %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %x :
 // CHECK-NEXT:   %[[B64:.*]] = arith.index_cast %[[BASE]] : index to i64
 // CHECK-NEXT:   %[[P:.*]] = llvm.inttoptr %[[B64]] : i64 to !llvm.ptr
 // CHECK-NEXT:   %[[O64:.*]] = arith.index_cast %[[OFF]] : index to i64

@@ -24,7 +24,7 @@ func.func @h(%out: memref<32xf32>) {
   return
 }
 
-// CHECK:       "memref.global"() <{sym_name = "__oacc_bcast_h_acc_parallel_0_f32", type = memref<1xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:       memref.global "private" @__oacc_bcast_h_acc_parallel_0_f32 : memref<1xf32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK-LABEL: func.func @h_acc_parallel_0(%out: memref<32xf32>)
 // CHECK:         %[[V:.*]] = oacc.dim_pos vector : index
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index

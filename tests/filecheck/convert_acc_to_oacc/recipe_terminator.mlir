@@ -50,7 +50,7 @@ func.func @h(%t: memref<i32>, %w: memref<4xf32>, %s: memref<f32>, %out: memref<?
 // CHECK-NEXT:    %[[FS:.*]] = memref.alloca() : memref<f32>
 // CHECK-NEXT:    %[[P:.*]] = memref.alloca() : memref<i32>
 // CHECK-NEXT:    %[[FP:.*]] = memref.alloca() : memref<4xf32>
-// CHECK-NEXT:    "memref.copy"(%w, %[[FP]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    memref.copy %w, %[[FP]] : memref<4xf32> to memref<4xf32>
 // CHECK:         %[[SV:.*]] = memref.load %s[] : memref<f32>
 // CHECK-NEXT:    memref.store %[[SV]], %[[FS]][] : memref<f32>
 // CHECK-NEXT:    oacc.fork vector

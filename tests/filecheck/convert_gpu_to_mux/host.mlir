@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
 // CHECK-COUNT-6: arith.index_cast %[[G]] : i32 to index
 // CHECK-COUNT-3: arith.muli
 // CHECK-NEXT:   mux.launch @k(%[[A]]) global_size
-// CHECK-NEXT:   "memref.copy"(%[[A]], %[[H]]) : (memref<?xf32>, memref<?xf32>) -> ()
+// CHECK-NEXT:   memref.copy %[[A]], %[[H]] : memref<?xf32> to memref<?xf32>
 // CHECK-NEXT:   %{{.*}} = memref.cast %[[H]] : memref<?xf32> to memref<*xf32>
 // CHECK-NEXT:   memref.dealloc %[[A]] : memref<?xf32>
 // CHECK-NEXT:   func.return

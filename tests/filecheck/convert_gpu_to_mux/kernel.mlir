@@ -63,5 +63,5 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:     mux.launch @k(%[[HA]]) global_size(%[[G0]], %[[G1]], %[[G2]]) local_size(%[[C8]], %[[C1]], %[[C1]]) : (memref<?xf32>)
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
-// CHECK-NEXT:   "memref.global"() <{sym_name = "__gpu_wg_k_0", type = memref<8xf32, 3 : i64>, initial_value, sym_visibility = "private"}> : () -> ()
+// CHECK-NEXT:   memref.global "private" @__gpu_wg_k_0 : memref<8xf32, 3 : i64> = uninitialized
 // CHECK-NEXT: }

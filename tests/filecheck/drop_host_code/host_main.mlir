@@ -29,7 +29,7 @@ func.func @main() {
 func.func private @printMemrefF32(memref<*xf32>)
 
 // CHECK:      builtin.module {
-// CHECK-NEXT:   "memref.global"() <{sym_name = "table"
+// CHECK-NEXT:   memref.global {{.*}}@table :
 // CHECK-NEXT:   func.func @helper(
 // CHECK:        func.func @k(
 // CHECK-NOT:    @host_only

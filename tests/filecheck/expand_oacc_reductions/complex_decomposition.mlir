@@ -11,7 +11,7 @@ func.func @k(%z: complex<f64>, %w: complex<f64>) attributes {mux.kernel = "entry
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_worker_red_f64", type = memref<4xf64, 3 : i64>
+// CHECK:      memref.global "private" @__oacc_worker_red_f64 : memref<4xf64, 3 : i64>
 // CHECK:      scf.if %{{.*}} {
 // CHECK-NEXT:   %[[BUF:.*]] = memref.get_global @__oacc_worker_red_f64 : memref<4xf64, 3 : i64>
 // CHECK-NEXT:   %[[S0:.*]] = arith.constant 0 : index

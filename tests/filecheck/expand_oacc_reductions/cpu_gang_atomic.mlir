@@ -31,7 +31,7 @@ func.func @k(%a: f32, %b: i32, %r: memref<f32>, %s: memref<i32>) attributes {mux
 // CHECK-NEXT:   %1 = arith.constant 0 : index
 // CHECK-NEXT:   %2 = arith.cmpi eq, %0, %1 : index
 // CHECK-NEXT:   scf.if %2 {
-// CHECK-NEXT:     %3 = "memref.extract_aligned_pointer_as_index"(%r) : (memref<f32>) -> index
+// CHECK-NEXT:     %3 = memref.extract_aligned_pointer_as_index %r : memref<f32> -> index
 // CHECK-NEXT:     %4 = arith.index_cast %3 : index to i64
 // CHECK-NEXT:     %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
 // CHECK-NEXT:     %6 = llvm.atomicrmw fadd %5, %a2 acq_rel : !llvm.ptr, f32
@@ -40,7 +40,7 @@ func.func @k(%a: f32, %b: i32, %r: memref<f32>, %s: memref<i32>) attributes {mux
 // CHECK-NEXT:   %8 = arith.constant 0 : index
 // CHECK-NEXT:   %9 = arith.cmpi eq, %7, %8 : index
 // CHECK-NEXT:   scf.if %9 {
-// CHECK-NEXT:     %10 = "memref.extract_aligned_pointer_as_index"(%s) : (memref<i32>) -> index
+// CHECK-NEXT:     %10 = memref.extract_aligned_pointer_as_index %s : memref<i32> -> index
 // CHECK-NEXT:     %11 = arith.index_cast %10 : index to i64
 // CHECK-NEXT:     %12 = llvm.inttoptr %11 : i64 to !llvm.ptr
 // CHECK-NEXT:     %13 = llvm.atomicrmw max %12, %b2 acq_rel : !llvm.ptr, i32

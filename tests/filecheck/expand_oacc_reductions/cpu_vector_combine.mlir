@@ -17,7 +17,7 @@ func.func @k(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = array<
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_vector_red_f32", type = memref<1x128xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__oacc_vector_red_f32 : memref<1x128xf32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK:        mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT:   %0 = mux.get_local_id 0 : index
 // CHECK-NEXT:   %1 = arith.constant 0 : index

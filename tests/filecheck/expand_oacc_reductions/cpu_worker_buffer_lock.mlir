@@ -23,8 +23,8 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_worker_lock", type = memref<1xi32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
-// CHECK-NEXT: "memref.global"() <{sym_name = "__oacc_worker_red_i32", type = memref<1xi32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__oacc_worker_lock : memref<1xi32, 3 : i64> = uninitialized {alignment = 64 : i64}
+// CHECK-NEXT: memref.global "private" @__oacc_worker_red_i32 : memref<1xi32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK:      scf.for %i = %c0 to %n step %c1 {
 // CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT:   %0 = mux.get_local_linear_id : index
@@ -46,7 +46,7 @@ func.func @k(%a: i32, %n: index) attributes {mux.kernel = "entry_point", oacc.di
 // CHECK-NEXT:   %9 = arith.cmpi eq, %7, %8 : index
 // CHECK-NEXT:   scf.if %9 {
 // CHECK-NEXT:     %10 = memref.get_global @__oacc_worker_lock : memref<1xi32, 3 : i64>
-// CHECK-NEXT:     %11 = "memref.extract_aligned_pointer_as_index"(%10) : (memref<1xi32, 3 : i64>) -> index
+// CHECK-NEXT:     %11 = memref.extract_aligned_pointer_as_index %10 : memref<1xi32, 3 : i64> -> index
 // CHECK-NEXT:     %12 = arith.index_cast %11 : index to i64
 // CHECK-NEXT:     %13 = llvm.inttoptr %12 : i64 to !llvm.ptr
 // CHECK-NEXT:     scf.while () : () -> () {

@@ -12,7 +12,7 @@ func.func @k(%a: i8, %b: i16) attributes {mux.kernel = "entry_point", oacc.dims 
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_vector_red_i32", type = memref<2x8xi32, 3 : i64>
+// CHECK:      memref.global "private" @__oacc_vector_red_i32 : memref<2x8xi32, 3 : i64>
 // CHECK:      %[[A:.*]] = arith.extsi %a : i8 to i32
 // CHECK:      memref.store %[[A]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x8xi32, 3 : i64>
 // CHECK:      %[[B:.*]] = arith.extsi %b : i16 to i32

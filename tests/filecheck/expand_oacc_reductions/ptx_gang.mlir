@@ -34,7 +34,7 @@ func.func @k(%a: f32, %b: f64, %r: memref<f32>, %s: memref<f64>) attributes {mux
 // CHECK-NEXT: %1 = arith.constant 0 : index
 // CHECK-NEXT: %2 = arith.cmpi eq, %0, %1 : index
 // CHECK-NEXT: scf.if %2 {
-// CHECK-NEXT:   %3 = "memref.extract_aligned_pointer_as_index"(%r) : (memref<f32>) -> index
+// CHECK-NEXT:   %3 = memref.extract_aligned_pointer_as_index %r : memref<f32> -> index
 // CHECK-NEXT:   %4 = arith.index_cast %3 : index to i64
 // CHECK-NEXT:   %5 = llvm.inttoptr %4 : i64 to !llvm.ptr
 // CHECK-NEXT:   %6 = llvm.atomicrmw fadd %5, %a2 syncscope("device") monotonic : !llvm.ptr, f32

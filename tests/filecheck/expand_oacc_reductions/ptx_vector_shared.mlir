@@ -29,7 +29,7 @@ func.func @odd(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = arra
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_vector_red_f32", type = memref<1x4xf32, 3 : i64>
+// CHECK:      memref.global "private" @__oacc_vector_red_f32 : memref<1x4xf32, 3 : i64>
 // CHECK:      func.func @long
 // CHECK:        %[[LANE:.*]] = mux.get_local_id 0 : index
 // CHECK-NEXT:   %[[W:.*]] = mux.get_local_id 1 : index
@@ -58,7 +58,7 @@ func.func @odd(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = arra
 // CHECK:        %a4 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK:        "test.op"(%a4) : (f32) -> ()
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_vector_red_f32", type = memref<1x48xf32, 3 : i64>
+// CHECK:      memref.global "private" @__oacc_vector_red_f32 : memref<1x48xf32, 3 : i64>
 // CHECK:      func.func @odd
 // CHECK-NOT:    llvm.call_intrinsic
 // CHECK:        %[[VL:.*]] = arith.constant 24 : index

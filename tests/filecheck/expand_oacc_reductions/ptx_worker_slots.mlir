@@ -26,7 +26,7 @@ func.func @k(%a: i64, %n: index) attributes {mux.kernel = "entry_point", oacc.di
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__oacc_worker_red_i64", type = memref<1x4xi64, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__oacc_worker_red_i64 : memref<1x4xi64, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK-NOT:  lock
 // CHECK:      %c1 = arith.constant 1 : index
 // CHECK-NEXT: mux.work_group_barrier work_group, <acq_rel, work_group_memory>

@@ -11,7 +11,7 @@ func.func @k(%x: f32) -> f32 attributes {mux.kernel = "entry_point", mux.reqd_wo
   func.return %r : f32
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_sg_scratch_f32", type = memref<1x32xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__mux_sg_scratch_f32 : memref<1x32xf32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK-NEXT: func.func @k(%x: f32) -> f32 attributes {{{.*}}mux.reqd_sub_group_size = 8 : i64} {
 // CHECK-NEXT:   %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT:   %[[S:.*]] = memref.get_global @__mux_sg_scratch_f32 : memref<1x32xf32, 3 : i64>

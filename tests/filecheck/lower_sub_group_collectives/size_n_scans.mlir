@@ -12,7 +12,7 @@ func.func @k(%x: i32) -> (i32, i32, i32) attributes {mux.kernel = "entry_point"}
   func.return %s, %e, %l : i32, i32, i32
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_sg_scratch_i32", type = memref<3x1024xi32, 3 : i64>
+// CHECK:      memref.global "private" @__mux_sg_scratch_i32 : memref<3x1024xi32, 3 : i64>
 // CHECK:      func.func @k(%x: i32) -> (i32, i32, i32) attributes {mux.kernel = "entry_point", mux.reqd_sub_group_size = 4 : i64} {
 // CHECK-NEXT:   %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT:   %[[S:.*]] = memref.get_global @__mux_sg_scratch_i32

@@ -17,8 +17,8 @@ func.func @k(%v: i8, %p: f32, %c: f32, %n: f32, %d: i32) -> (i8, i8, f32, f32) a
   func.return %s, %x, %u, %w : i8, i8, f32, f32
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_sg_scratch_f32", type = memref<4x8xf32, 3 : i64>
-// CHECK-NEXT: "memref.global"() <{sym_name = "__mux_sg_scratch_i8", type = memref<2x8xi8, 3 : i64>
+// CHECK:      memref.global "private" @__mux_sg_scratch_f32 : memref<4x8xf32, 3 : i64>
+// CHECK-NEXT: memref.global "private" @__mux_sg_scratch_i8 : memref<2x8xi8, 3 : i64>
 // CHECK:        %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT:   %[[B:.*]] = memref.get_global @__mux_sg_scratch_i8
 // CHECK-NEXT:   %[[F:.*]] = memref.get_global @__mux_sg_scratch_f32

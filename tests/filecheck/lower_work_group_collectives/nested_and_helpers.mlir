@@ -25,8 +25,8 @@ func.func @k2(%n: index) attributes {mux.kernel = "entry_point"} {
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_wg_scratch_f32", type = memref<1x1026xf32, 3 : i64>
-// CHECK-NEXT: "memref.global"() <{sym_name = "__mux_wg_scratch_index", type = memref<1x1026xindex, 3 : i64>
+// CHECK:      memref.global "private" @__mux_wg_scratch_f32 : memref<1x1026xf32, 3 : i64>
+// CHECK-NEXT: memref.global "private" @__mux_wg_scratch_index : memref<1x1026xindex, 3 : i64>
 // CHECK:      func.func @helper
 // CHECK:        mux.work_group_barrier
 // CHECK:        arith.maxui %{{.*}}, %{{.*}} : index

@@ -14,7 +14,7 @@ func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_wg_scratch_f32", type = memref<1x66xf32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__mux_wg_scratch_f32 : memref<1x66xf32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK:      %x = memref.load %a[%i] : memref<?xf32>
 // CHECK-NEXT: %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT: %[[S:.*]] = memref.get_global @__mux_wg_scratch_f32 : memref<1x66xf32, 3 : i64>

@@ -11,8 +11,8 @@ func.func @k(%x: i8, %i: index, %j: index, %p: i1) -> (i8, i1, i1) {
   func.return %b, %a, %l : i8, i1, i1
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_wg_nvptx_i8", type = memref<1x64xi8, 3 : i64>
-// CHECK-NOT:  "memref.global"
+// CHECK:      memref.global "private" @__mux_wg_nvptx_i8 : memref<1x64xi8, 3 : i64>
+// CHECK-NOT:  memref.global
 // CHECK:      %scratch = memref.get_global @__mux_wg_nvptx_i8 : memref<1x64xi8, 3 : i64>
 // CHECK-NEXT: %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT: %[[S0:.*]] = mux.get_local_size 0 : index

@@ -10,7 +10,7 @@ func.func @k(%x: i32) -> i32 {
   func.return %r : i32
 }
 
-// CHECK:      "memref.global"() <{sym_name = "__mux_wg_nvptx_i32", type = memref<1x64xi32, 3 : i64>, initial_value, sym_visibility = "private", alignment = 64 : i64}> : () -> ()
+// CHECK:      memref.global "private" @__mux_wg_nvptx_i32 : memref<1x64xi32, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK:      func.func @k(%x: i32) -> i32 {
 // CHECK-NEXT:   %lane = mux.get_sub_group_local_id : i32
 // CHECK-NEXT:   %size = mux.get_sub_group_size : i32

@@ -15,8 +15,8 @@ func.func @k(%out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
   func.return
 }
 
-// CHECK:      "memref.global"() <{sym_name = "table", {{.*}}}> : () -> ()
-// CHECK-NEXT: "memref.global"() <{sym_name = "g1", {{.*}}}> : () -> ()
+// CHECK:      memref.global {{.*}}@table :
+// CHECK-NEXT: memref.global {{.*}}@g1 :
 // CHECK-NEXT: func.func @k(%out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
 // CHECK-NEXT:   %c0 = arith.constant 0 : index
 // CHECK-NEXT:   %t = memref.get_global @table : memref<4xf32>
