@@ -8,7 +8,7 @@ func.func @k(%b: i1) attributes {mux.kernel = "entry_point", mux.reqd_work_group
   func.return
 }
 
-// CHECK:      type = memref<2x10xi1, 3 : i64>
+// CHECK:      : memref<2x10xi1, 3 : i64> = uninitialized
 // CHECK:      memref.store %b, %{{.*}}[%{{.*}}, %[[LID:.*]]] : memref<2x10xi1, 3 : i64>
 // CHECK-NEXT: %{{.*}} = arith.constant 1 : index
 // CHECK-NEXT: memref.store %b, %{{.*}}[%{{.*}}, %[[LID]]] : memref<2x10xi1, 3 : i64>

@@ -13,8 +13,8 @@ func.func @k(%x: f32, %i: i32) attributes {mux.kernel = "entry_point", mux.reqd_
   func.return
 }
 
-// CHECK-DAG:  type = memref<2x34xf32, 3 : i64>
-// CHECK-DAG:  type = memref<1x34xi32, 3 : i64>
+// CHECK-DAG:  : memref<2x34xf32, 3 : i64> = uninitialized
+// CHECK-DAG:  : memref<1x34xi32, 3 : i64> = uninitialized
 // CHECK:      %y = arith.mulf %x, %x : f32
 // CHECK-NEXT: mux.get_local_linear_id
 // CHECK-COUNT-2: mux.work_group_barrier

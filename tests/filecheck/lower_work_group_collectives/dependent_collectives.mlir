@@ -12,7 +12,7 @@ func.func @k(%x: i32, %m: memref<?xi32>) attributes {mux.kernel = "entry_point",
   func.return
 }
 
-// CHECK:          type = memref<1x18xi32, 3 : i64>
+// CHECK:          : memref<1x18xi32, 3 : i64> = uninitialized
 // CHECK-COUNT-2:  mux.work_group_barrier
 // CHECK:          %a = memref.load
 // CHECK-COUNT-2:  mux.work_group_barrier

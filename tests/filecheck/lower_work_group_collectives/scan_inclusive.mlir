@@ -9,7 +9,7 @@ func.func @k(%x: i32) attributes {mux.kernel = "entry_point"} {
   func.return
 }
 
-// CHECK:      type = memref<1x1026xi32, 3 : i64>
+// CHECK:      : memref<1x1026xi32, 3 : i64> = uninitialized
 // CHECK:      memref.store %x, %{{.*}}[%{{.*}}, %{{.*}}] : memref<1x1026xi32, 3 : i64>
 // CHECK-NEXT: mux.work_group_barrier
 // CHECK:      scf.if
