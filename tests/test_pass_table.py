@@ -69,3 +69,23 @@ def test_help_lists_every_pass_with_its_options() -> None:
     for name in PASSES:
         assert f"\n  {name}" in out.stdout
     assert "work-item-loops{" in out.stdout
+
+
+_RECIPE = ROOT / "tests/filecheck/convert_acc_to_oacc/recipe_terminator.mlir"
+
+
+def test_acc_compat_applies_when_acc_is_loaded() -> None:
+    # acc_compat is imported with the acc dialect, not at start-up: a context of the API and
+    # plain xdsl-opt (the plugin) both accept upstream's acc.terminator in recipes
+    from xdsl.parser import Parser
+
+    from xmux.registry import make_context
+
+    Parser(make_context(), _RECIPE.read_text()).parse_module().verify()
+    out = subprocess.run(
+        [str(Path(sys.executable).parent / "xdsl-opt"), str(_RECIPE)],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "acc.private.recipe @priv_i32" in out.stdout
