@@ -19,9 +19,10 @@ from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
-import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
 import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
 from xmux.pass_table import PASSES, pass_path
+
+# xmux.dialects.acc_compat is applied when a context loads acc (xmux/universe.py)
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
