@@ -21,8 +21,12 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python examples/run_demo.py
 
+# lit runs its RUN lines on every core (lit's default); each line is a fresh xmux-opt /
+# xmux-run process (bench/startup.py), so the bytecode is compiled once first: with
+# PYTHONDONTWRITEBYTECODE set, every such process of pytest would compile xmux's sources again
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/python -m compileall -q -j 0 xmux dialects transforms lowering runtime tests
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck examples/gpu
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q -n 2 tests
 

@@ -282,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.emit:
         return _emit(args.file, args.target, args.emit)
     try:
-        from xmux.api import read_source_file
+        from xmux.sources import read_source_file
 
         path = Path(args.file)
         from xmux.runtime import env

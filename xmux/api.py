@@ -27,6 +27,7 @@ from xmux.runtime import abi, env
 from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
+from xmux.sources import read_source_file  # re-exported: callers import it from here too
 from xmux.spec_api import SpecConstantsAPI
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
@@ -46,23 +47,6 @@ def _read_source(source: object) -> tuple[str | None, object]:
         return source, None
     got = type(source).__name__
     raise XmuxError(f"xmux.compile expects MLIR text, a path or a ModuleOp, got {got}")
-
-
-def read_source_file(path: Path) -> str:
-    """The text of an MLIR file, or an error naming it (missing, a directory, not UTF-8)."""
-    if not path.exists():
-        raise XmuxError(f"no such file: {path}")
-    if path.is_dir():
-        raise XmuxError(f"{path} is a directory, not an MLIR file")
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise XmuxError(
-            f"{path} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
-            f"(line {line})"
-        ) from None
 
 
 def parse(text: str, name: str = "<source>"):

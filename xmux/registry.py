@@ -1,7 +1,9 @@
 """Where xmux's dialects and passes are found (shared by xmux-opt, the universe and the API).
 
-Passes are discovered: every module in ``transforms/`` and ``lowering/`` that defines a
-``ModulePass`` subclass with a ``name`` contributes it, so adding a pass is adding a file.
+Passes come from the table of ``xmux/pass_table.py`` (name → module and class), so a pass's
+module is imported only when a pipeline names it; ``_discover_passes`` imports every module of
+``transforms/`` and ``lowering/`` to find the ``ModulePass`` subclasses, for the test that
+checks the table and for ``--help``.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
-import xmux.dialects.acc_compat  # noqa: F401 - upstream acc forms xDSL's acc refuses
 import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
+from xmux.pass_table import PASSES, pass_path
+
+# xmux.dialects.acc_compat is applied when a context loads acc (xmux/universe.py)
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
@@ -74,8 +78,14 @@ def _discover_passes() -> dict[str, type[ModulePass]]:
     return found
 
 
+def _load_pass(name: str) -> type[ModulePass]:
+    module, cls = pass_path(name)
+    return getattr(importlib.import_module(module), cls)
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {name: (lambda c=cls: c) for name, cls in _discover_passes().items()}
+    """Pass name → factory of its class; a factory imports the pass's module on first call."""
+    return {name: (lambda n=name: _load_pass(n)) for name in PASSES}
 
 
 def register_dialects(ctx: Context) -> None:

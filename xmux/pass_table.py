@@ -1,0 +1,47 @@
+"""xmux's passes by pipeline name: ``xmux-opt``, the ``xdsl-opt`` plugin and ``xmux.pipelines``
+import a pass's module only when a pipeline names it (importing all of them cost every command
+about 0.3 s of start-up).
+
+Each entry is "package:Class": the pass lives in ``xmux.<package>.<name with '_'>`` (one pass
+per file, named after its pipeline name). A new pass is a new line here; tests/test_pass_table.py
+checks this table against the pass classes the modules of ``transforms/`` and ``lowering/`` define.
+"""
+
+PASSES: dict[str, str] = {
+    "add-entry-hook": "transforms:AddEntryHook",
+    "add-floating-point-control": "transforms:AddFloatingPointControlPass",
+    "add-kernel-wrapper": "transforms:AddKernelWrapper",
+    "add-kernel-wrapper-nvptx": "transforms:AddKernelWrapperNvptx",
+    "convert-acc-to-oacc": "transforms:ConvertAccToOacc",
+    "convert-gpu-to-mux": "transforms:ConvertGpuToMux",
+    "convert-mux-launch": "lowering:ConvertMuxLaunch",
+    "convert-spec-to-llvm": "transforms:ConvertSpecToLLVM",
+    "convert-to-llvm": "lowering:ConvertToLLVMPass",
+    "define-check-failed-nvptx": "transforms:DefineCheckFailedNvptx",
+    "define-mux-builtins": "transforms:DefineMuxBuiltinsPass",
+    "define-mux-builtins-nvptx": "transforms:DefineMuxBuiltinsNvptxPass",
+    "drop-host-code": "transforms:DropHostCode",
+    "encode-kernel-metadata": "transforms:EncodeKernelMetadataPass",
+    "expand-oacc-reductions": "transforms:ExpandOaccReductions",
+    "gpu-launch-outlining": "transforms:GpuLaunchOutlining",
+    "hoist-uniform-loads": "transforms:HoistUniformLoads",
+    "insert-bounds-checks": "transforms:InsertBoundsChecks",
+    "lower-gpu-printf-nvptx": "transforms:LowerGpuPrintfNvptx",
+    "lower-kernel-asserts": "transforms:LowerKernelAsserts",
+    "lower-spec-constants": "transforms:LowerSpecConstants",
+    "lower-sub-group-collectives": "transforms:LowerSubGroupCollectives",
+    "lower-sub-group-collectives-nvptx": "transforms:LowerSubGroupCollectivesNvptx",
+    "lower-work-group-collectives": "transforms:LowerWorkGroupCollectives",
+    "lower-work-group-collectives-nvptx": "transforms:LowerWorkGroupCollectivesNvptx",
+    "prepare-barriers": "transforms:PrepareBarriersPass",
+    "replace-local-module-scope-variables": "transforms:ReplaceLocalModuleScopeVariables",
+    "transfer-kernel-metadata": "transforms:TransferKernelMetadataPass",
+    "work-item-loop-interchange": "transforms:WorkItemLoopInterchange",
+    "work-item-loops": "transforms:WorkItemLoopsPass",
+}
+
+
+def pass_path(name: str) -> tuple[str, str]:
+    """(module, class name) of the pass ``name`` of the table."""
+    package, cls = PASSES[name].split(":")
+    return f"xmux.{package}.{name.replace('-', '_')}", cls
