@@ -26,6 +26,7 @@ PASSES: dict[str, str] = {
     "gpu-launch-outlining": "transforms:GpuLaunchOutlining",
     "hoist-uniform-loads": "transforms:HoistUniformLoads",
     "insert-bounds-checks": "transforms:InsertBoundsChecks",
+    "lower-generic-atomic-rmw": "transforms:LowerGenericAtomicRMW",
     "lower-gpu-printf-nvptx": "transforms:LowerGpuPrintfNvptx",
     "lower-kernel-asserts": "transforms:LowerKernelAsserts",
     "lower-spec-constants": "transforms:LowerSpecConstants",
