@@ -10,7 +10,7 @@ import sys
 
 from xdsl.universe import XDSL_UNIVERSE, Universe
 
-from xmux.registry import get_all_dialects, get_all_passes
+from xmux.registry import _OVERRIDES, get_all_dialects, get_all_passes
 
 
 def _acc_with_compat(factory=XDSL_UNIVERSE.all_dialects["acc"]):  # noqa: ANN001, ANN202
@@ -22,6 +22,22 @@ def _acc_with_compat(factory=XDSL_UNIVERSE.all_dialects["acc"]):  # noqa: ANN001
 
 
 XDSL_UNIVERSE.all_dialects["acc"] = _acc_with_compat
+
+
+def _override(path: str):  # noqa: ANN202
+    def load():  # noqa: ANN202
+        from xmux.registry import _load
+
+        return _load(path)
+
+    return load
+
+
+# xmux's wider dialects of xDSL's names (upstream llvm ops, the upstream gpu syntax) for plain
+# xdsl-opt too: a universe may not add a second dialect of one name, so xDSL's own factory is
+# replaced, as make_context registers them (xmux/registry.py's _OVERRIDES)
+for _name, _path in _OVERRIDES.items():
+    XDSL_UNIVERSE.all_dialects[_name] = _override(_path)
 XMUX_UNIVERSE = Universe(all_dialects=get_all_dialects(), all_passes=get_all_passes())
 
 
