@@ -366,9 +366,10 @@ class Program(SpecConstantsAPI):
             pipeline = pipeline()
         module = parse(text) if isinstance(text, str) else text.clone()  # type: ignore[union-attr]
         assert isinstance(module, ModuleOp)
-        for f in attrs.entry_points(module):
-            if f.sym_name.data == info.name:
-                attrs.set_reqd_work_group_size(f, local)
+        kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
+        if info.name in kernels:
+            attrs.set_reqd_work_group_size(kernels[info.name], local)
+            _keep_only_kernel(module, info.name)
         from xmux.runtime import tuning
 
         ir_text = compile_to_llvm_ir(module, pipeline)[0]
@@ -387,6 +388,23 @@ class Program(SpecConstantsAPI):
         return self._kernels[name]
 
     __getitem__ = kernel
+
+
+def _keep_only_kernel(module, name: str) -> None:
+    """A local-size variant is built for one kernel: the module's other kernels and its host
+    code are dropped first (``drop-host-code`` from ``@name``), so specializing one kernel of a
+    large module does not compile all of them again. Modules with specialization constants
+    keep everything (their leaves and tables are the program's)."""
+    from xmux.dialects import attrs
+    from xmux.registry import make_context
+    from xmux.transforms.drop_host_code import DropHostCode
+
+    if any(op.name.startswith("spec.") for op in module.walk()):
+        return
+    for f in attrs.entry_points(module):
+        if f.sym_name.data != name:
+            attrs.clear_kernel(f)
+    DropHostCode().apply(make_context(), module)
 
 
 def _cache_key(text: str, pipeline_spec: str) -> str:
