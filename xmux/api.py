@@ -28,7 +28,7 @@ from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
 from xmux.sources import read_source_file  # re-exported: callers import it from here too
-from xmux.spec_api import SpecConstantsAPI
+from xmux.spec_api import KernelTable, SpecConstantsAPI
 
 __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
@@ -323,8 +323,10 @@ class Kernel:
         return f"<xmux kernel {self.name}({sig})>"
 
 
-class Program(SpecConstantsAPI):
+class Program(KernelTable, SpecConstantsAPI):
     """A compiled module: its kernels by name, the LLVM IR and the JIT module."""
+
+    _kernel_class = Kernel
 
     def __init__(
         self,
@@ -375,19 +377,6 @@ class Program(SpecConstantsAPI):
         ir_text = compile_to_llvm_ir(module, pipeline)[0]
         return Lowered(ir_text, tuning.width_dependent(module))
 
-    @property
-    def kernel_names(self) -> list[str]:
-        return list(self.infos)
-
-    def kernel(self, name: str) -> Kernel:
-        if name not in self.infos:
-            known = ", ".join(self.infos) or "none"
-            raise XmuxError(f"no kernel named '{name}' in this program (kernels: {known})")
-        if name not in self._kernels:
-            self._kernels[name] = Kernel(self, self.infos[name])
-        return self._kernels[name]
-
-    __getitem__ = kernel
 
 
 def _keep_only_kernel(module, name: str) -> None:

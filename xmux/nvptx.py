@@ -28,7 +28,7 @@ from xmux.dialects.attrs import KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import XmuxError
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
-from xmux.spec_api import SpecConstantsAPI
+from xmux.spec_api import KernelTable, SpecConstantsAPI
 
 
 class NvptxKernel:
@@ -77,9 +77,11 @@ class NvptxKernel:
         return f"<xmux nvptx kernel {self.name}({sig})>"
 
 
-class NvptxProgram(SpecConstantsAPI):
+class NvptxProgram(KernelTable, SpecConstantsAPI):
     """A module compiled for the NVPTX target: PTX text, kernel metadata, the loaded module,
     the specialization constants' values (``xmux.spec_api``)."""
+
+    _kernel_class = NvptxKernel
 
     target = "nvptx"
 
@@ -102,19 +104,6 @@ class NvptxProgram(SpecConstantsAPI):
             self._module = _load(self.ptx)
         return self._module
 
-    @property
-    def kernel_names(self) -> list[str]:
-        return list(self.infos)
-
-    def kernel(self, name: str) -> NvptxKernel:
-        if name not in self.infos:
-            known = ", ".join(self.infos) or "none"
-            raise XmuxError(f"no kernel named '{name}' in this program (kernels: {known})")
-        if name not in self._kernels:
-            self._kernels[name] = NvptxKernel(self, self.infos[name])
-        return self._kernels[name]
-
-    __getitem__ = kernel
 
 
 def _load(ptx: str):

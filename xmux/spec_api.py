@@ -52,3 +52,29 @@ class SpecConstantsAPI:
         if self._spec is None:
             _spec.reject_values("get_spec_constant", {symbolic_id: None})
         return self._spec.current(symbolic_id)  # type: ignore[union-attr]
+
+
+class KernelTable:
+    """A program's kernels by name (``prog.kernel(name)``, ``prog[name]``), each built once
+    with the target's kernel class ``_kernel_class(program, info)``."""
+
+    infos: dict
+    _kernels: dict
+    _kernel_class: type
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return list(self.infos)
+
+    def kernel(self, name: str):  # noqa: ANN201 - the target's kernel class
+        from xmux.errors import XmuxError
+
+        if name not in self.infos:
+            known = ", ".join(self.infos) or "none"
+            raise XmuxError(f"no kernel named '{name}' in this program (kernels: {known})")
+        if name not in self._kernels:
+            self._kernels[name] = self._kernel_class(self, self.infos[name])
+        return self._kernels[name]
+
+    def __getitem__(self, name: str):  # noqa: ANN204
+        return self.kernel(name)
