@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux, oacc
@@ -366,20 +366,26 @@ class CpuExpander:
                 b(memref.StoreOp.get(v, buf, [r, slot]))
             return op.local
         # teardown: fold the worker's lanes in lane order (after the join barrier)
+        return self._fold(b, op, buf, rows, base, vl)
+
+    def _fold(self, b: Ops, op: oacc.ReductionBuiltinOp, buf: SSAValue, rows: list[SSAValue],
+              base: SSAValue, count: SSAValue) -> SSAValue:
+        """OP over ``buf[row][base + j]`` for j < count, in order (every thread the same)."""
+        t, red = op.local.type, self.red(op)
         first = [b(memref.LoadOp.get(buf, [r, base])) for r in rows]
         body = Ops()
-        from xdsl.ir import Block
-
         blk = Block(arg_types=[INDEX, *(v.type for v in first)])
         j, accs = blk.args[0], list(blk.args[1:])
         at = body(arith.AddiOp(base, j))
         xs = [body(memref.LoadOp.get(buf, [r, at])) for r in rows]
         body(scf.YieldOp(*red.combine(body, t, accs, xs)))
         blk.add_ops(body.ops)
-        loop = scf.ForOp(b.index(1), vl, b.index(1), first, blk)
+        loop = scf.ForOp(b.index(1), count, b.index(1), first, blk)
         # A fold over at most vector-length lanes gains nothing from vectorizing, and LLVM 22's
         # loop vectorizer asserts on its fmaxnum/fminnum form once full unrolling of the
         # work-item loop around it leaves several such chains in it (haswell, znver3).
         attrs.set_loop_vectorize_width(loop, 1)
         b(loop)
         return from_parts(b, list(loop.results), t)
+
+

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects import arith, func, llvm, memref
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
-from xmux.dialects import attrs, mux, oacc
+from xmux.dialects import mux, oacc
 from xmux.dialects.oacc import Level
 from xmux.lowering import llvmx
 from xmux.transforms.lower_work_group_collectives import MAX_WORK_GROUP_SIZE, Ops
@@ -324,23 +324,6 @@ class PtxExpander(CpuExpander):
         rows = [b.index(table[key][(k.name, op.lid_value, op.rid_value, p)])
                 for p in range(num_parts(op.local.type))]
         return buf, rows
-
-    def _fold(self, b: Ops, op: oacc.ReductionBuiltinOp, buf: SSAValue, rows: list[SSAValue],
-              base: SSAValue, count: SSAValue) -> SSAValue:
-        """OP over ``buf[row][base + j]`` for j < count, in order (every thread the same)."""
-        t, red = op.local.type, self.red(op)
-        first = [b(memref.LoadOp.get(buf, [r, base])) for r in rows]
-        body = Ops()
-        blk = Block(arg_types=[INDEX, *(v.type for v in first)])
-        j, accs = blk.args[0], list(blk.args[1:])
-        at = body(arith.AddiOp(base, j))
-        xs = [body(memref.LoadOp.get(buf, [r, at])) for r in rows]
-        body(scf.YieldOp(*red.combine(body, t, accs, xs)))
-        blk.add_ops(body.ops)
-        loop = scf.ForOp(b.index(1), count, b.index(1), first, blk)
-        attrs.set_loop_vectorize_width(loop, 1)
-        b(loop)
-        return from_parts(b, list(loop.results), t)
 
     def _worker(self, op: oacc.ReductionBuiltinOp, k: Kernel, b: Ops) -> SSAValue:
         t, red = op.local.type, self.red(op)
