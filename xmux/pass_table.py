@@ -38,6 +38,8 @@ PASSES: dict[str, str] = {
     "replace-local-module-scope-variables": "transforms:ReplaceLocalModuleScopeVariables",
     "transfer-kernel-metadata": "transforms:TransferKernelMetadataPass",
     "work-item-loop-interchange": "transforms:WorkItemLoopInterchange",
+    "work-item-loop-vectorize-hints": "transforms:WorkItemLoopVectorizeHints",
+    "work-item-unroll-and-jam": "transforms:WorkItemUnrollAndJam",
     "work-item-loops": "transforms:WorkItemLoopsPass",
 }
 

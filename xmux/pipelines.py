@@ -34,6 +34,8 @@ KERNEL_STAGES: tuple[str, ...] = (
     "work-item-loops",
     "hoist-uniform-loads",  # loads every work-item makes alike: once per loop nest
     "work-item-loop-interchange",
+    "work-item-unroll-and-jam",  # R work-items of an outer dimension at once (coarsening)
+    "work-item-loop-vectorize-hints",  # short work-item loops: vectorized, not unrolled
     "replace-local-module-scope-variables",
     "define-mux-builtins",
     "add-kernel-wrapper",
@@ -89,6 +91,19 @@ def valid_vector_width(w: object) -> bool:
     return isinstance(w, int) and w >= 0 and (w <= 1 or w & (w - 1) == 0)
 
 
+def _acc_budget() -> int:
+    """work-item-unroll-and-jam's register budget for accumulators, in floats: half the
+    vector register file of the JIT's target (32 x 256 bits with AVX-512, else 16)."""
+    from xmux.runtime import jit
+
+    return 128 if jit.host_has_wide_vectors() else 64
+
+
+def valid_unroll_jam(r: object) -> bool:
+    """0 (cost model), 1 (off) or a factor 2..16 of work-item-unroll-and-jam."""
+    return isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= 16
+
+
 def cpu(
     *,
     fp_control: bool = False,
@@ -96,6 +111,7 @@ def cpu(
     sub_group_size: int = 1,
     vector_width: int = 0,
     force_no_tail: bool = False,
+    unroll_jam: int = 0,
     oacc_target: str = "cpu",
     check_plan: bool | None = None,
     checks: bool | None = None,
@@ -118,6 +134,9 @@ def cpu(
     ``vector_width`` W > 1 makes work-item-loops run the innermost work-item dimension W
     work-items at a time plus a scalar tail; ``force_no_tail`` drops the tail (launches must
     then use local sizes that are multiples of W in that dimension).
+    ``unroll_jam`` is work-item-unroll-and-jam's ``factor``: 0 (default) lets its cost model
+    pick how many work-items of an outer dimension run together, 1 turns it off, R >= 2 jams
+    R wherever it applies.
     ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
     work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
     ``checks`` is the checking mode (default: ``XMUX_CHECKS=1``): insert-bounds-checks after
@@ -134,6 +153,10 @@ def cpu(
         raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
     if oacc_target not in OACC_TARGETS:
         raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
+    if not valid_unroll_jam(unroll_jam):
+        raise ValueError(
+            f"unroll_jam must be 0 (cost model), 1 (off) or 2..16, got {unroll_jam!r}"
+        )
     if declare_spec_leaves is None:
         declare_spec_leaves = spec_constants == "native"
     options: dict[str, dict[str, object]] = {
@@ -155,6 +178,7 @@ def cpu(
         wi_loops["check_plan"] = True
     if wi_loops:
         options["work-item-loops"] = wi_loops
+    options["work-item-unroll-and-jam"] = {"factor": unroll_jam, "acc_budget": _acc_budget()}
     names = list(KERNEL_STAGES)
     if checks:
         names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")

@@ -1,0 +1,97 @@
+"""work-item-loop-vectorize-hints: vectorize short work-item loops instead of unrolling them.
+
+With a known local size (``mux.reqd_work_group_size``, or the local-size variant that
+``xmux.compile`` builds once a kernel is launched again with one size) an innermost
+work-item loop has a constant trip count, 16 in a 16 x 16 work-group. LLVM's full unroller
+runs before its loop vectorizer and unrolls such a short loop into 16 scalar copies; the
+SLP vectorizer then often cannot pack them (a copy's store may alias the next copy's load,
+which the loop's ``llvm.loop.parallel_accesses`` said it does not), and the loop vectorizer
+goes on to the enclosing work-item loop, vectorizing across rows with gathers and scatters.
+The tiled matmul's tile copy (``As[ly][lx] = A[row][t + lx]``) ran that way: 16 scalar loads
+and stores per row, a third of the kernel's time.
+
+This pass gives such a loop a vectorization hint of W = min(16, trip count rounded down to a
+power of two) work-items (``xmux.loop_vectorize_width``; lowered to
+``llvm.loop.vectorize.width`` with unrolling off): LLVM vectorizes it across work-items as it
+does a long one.
+
+Which loops: marked work-item loops (``mux.work_item_loop``) without a hint yet, with a
+constant trip count from 4 to ``MAX_TRIP_COUNT``, whose parent is not a uniform loop: a
+work-item loop right inside a uniform ``scf.for`` (the naive matmul's after
+``work-item-loop-interchange``) is better unrolled fully, since then LLVM keeps the values
+it carries across the uniform loop in registers.
+
+Expects: the output of ``work-item-loops``. Guarantees: the same IR with hints added.
+
+Before / after::
+
+    scf.for %x = %c0 to %c16 step %c1 {
+      ...
+    } {mux.work_item_loop}
+    // ==>
+    scf.for %x = %c0 to %c16 step %c1 {
+      ...
+    } {mux.work_item_loop, xmux.loop_vectorize_width = 16 : i64}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+
+from xmux.dialects import attrs
+from xmux.transforms.uniformity import work_item_loop_header
+
+#: longest trip count hinted (LLVM's full unroller leaves longer loops to the vectorizer)
+MAX_TRIP_COUNT = 32
+#: widest hint: one 512-bit vector of f32
+MAX_WIDTH = 16
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value.type, IndexType):
+        return op.value.value.data  # type: ignore[union-attr]
+    return None
+
+
+def _trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
+    if lb is None or ub is None or step is None or step <= 0:
+        return None
+    return max(ub - lb + step - 1, 0) // step
+
+
+def hint_width(loop: scf.ForOp) -> int | None:
+    """The width to hint for ``loop``, or None to leave it alone."""
+    if not attrs.is_work_item_loop(loop) or attrs.get_loop_vectorize_width(loop) is not None:
+        return None
+    trips = _trip_count(loop)
+    if trips is None or not 4 <= trips <= MAX_TRIP_COUNT:
+        return None
+    parent = loop.parent_op()
+    if (isinstance(parent, scf.ForOp) and not attrs.is_work_item_loop(parent)
+            and not work_item_loop_header(parent)):
+        return None
+    width = 1
+    while width * 2 <= min(trips, MAX_WIDTH):
+        width *= 2
+    return width
+
+
+@dataclass(frozen=True)
+class WorkItemLoopVectorizeHints(ModulePass):
+    name = "work-item-loop-vectorize-hints"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for kernel in attrs.entry_points(op):
+            for loop in kernel.walk():
+                if isinstance(loop, scf.ForOp):
+                    width = hint_width(loop)
+                    if width is not None:
+                        attrs.set_loop_vectorize_width(loop, width)
