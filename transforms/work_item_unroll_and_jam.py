@@ -332,8 +332,9 @@ class _Jammer:
         return (is_pure(op) and not _varies_with_dim(op, self.dim)
                 and self._same(op.operands))
 
-    def emit(self, ops: Sequence[Operation], block: Block) -> None:
-        current: int | None = None  # the replica whose id set_local_id last set here
+    def emit(self, ops: Sequence[Operation], block: Block, current: int | None = None) -> None:
+        """Emit ``ops`` for every replica at the end of ``block``; ``current``: the replica
+        whose id the last ``set_local_id`` of the dimension set, if known."""
         for op in ops:
             if self._once(op):
                 clone = op.clone(value_mapper=self.maps[0])
@@ -496,6 +497,8 @@ def unroll_and_jam(loop: scf.ForOp, dim: int, factor: int,
     body = Block(arg_types=[IndexType()])
     yb = body.args[0]
     yb.name_hint = src.args[0].name_hint
+    # the first replica's id, set first: the block loop keeps a work-item loop's header
+    body.add_op(mux.SetLocalIdOp(dim, yb))
     ys: list[SSAValue] = [yb]
     for r in range(1, factor):
         c = _index(r)
@@ -506,7 +509,7 @@ def unroll_and_jam(loop: scf.ForOp, dim: int, factor: int,
         maps[r][src.args[0]] = ys[r]
     header = work_item_loop_header(loop)
     jammer = _Jammer(dim, ys, maps)
-    jammer.emit([o for o in src.ops if o not in header and o is not src.last_op], body)
+    jammer.emit([o for o in src.ops if o not in header and o is not src.last_op], body, 0)
     body.add_op(scf.YieldOp())
     new = scf.ForOp(lb, main, c_r.result, [], body)
     new.attributes.update(loop.attributes)

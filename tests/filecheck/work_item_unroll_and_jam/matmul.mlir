@@ -18,10 +18,10 @@
 // CHECK-NEXT:    %[[WHOLE:.*]] = arith.muli %[[BLOCKS]], %[[C4]] : index
 // CHECK-NEXT:    %[[MAIN:.*]] = arith.addi %[[LB]], %[[WHOLE]] : index
 // CHECK-NEXT:    scf.for %[[Y:.*]] = %[[LB]] to %[[MAIN]] step %[[C4]] {
+// CHECK-NEXT:      mux.set_local_id 1, %[[Y]] : index
 // CHECK:           %[[Y1:.*]] = arith.addi %[[Y]], %{{.*}} : index
 // CHECK:           %[[Y2:.*]] = arith.addi %[[Y]], %{{.*}} : index
 // CHECK:           %[[Y3:.*]] = arith.addi %[[Y]], %{{.*}} : index
-// CHECK-NEXT:      mux.set_local_id 1, %[[Y]] : index
 // CHECK-NEXT:      %[[ROW0:.*]] = mux.get_global_id 1 : index
 // CHECK-NEXT:      mux.set_local_id 1, %[[Y1]] : index
 // CHECK-NEXT:      %[[ROW1:.*]] = mux.get_global_id 1 : index
