@@ -314,3 +314,21 @@ def test_bad_factor_is_rejected():
         pipelines.cpu(unroll_jam=17)
     with pytest.raises(xmux.XmuxError, match="work-item-unroll-and-jam: factor"):
         xmux.compile(MATMUL, pipeline="work-item-unroll-and-jam{factor=99},convert-to-llvm")
+
+
+@pytest.mark.parametrize("local", [(8, 8), (6, 5)])
+def test_with_the_vector_width_schedule(local):
+    """work-item-loops' W-wide blocks plus scalar tail inside the jammed rows."""
+    rng = np.random.default_rng(local[1])
+    rows, cols, n = local[1] * 2, local[0] * 3, 9
+    a = rng.standard_normal((rows, n)).astype(np.float32)
+    b = rng.standard_normal((n, cols)).astype(np.float32)
+    prog = xmux.compile(MATMUL, pipeline=pipelines.cpu(unroll_jam=4, vector_width=4),
+                        cache=False)
+    base = _launches(_compile(MATMUL, 1).kernel("matmul"),
+                     lambda: [n, a, b, np.zeros((rows, cols), np.float32)], [3], (cols, rows),
+                     local, 1)[0][0]
+    for (c,) in _launches(prog.kernel("matmul"),
+                          lambda: [n, a, b, np.zeros((rows, cols), np.float32)], [3],
+                          (cols, rows), local):
+        np.testing.assert_array_equal(c, base)
