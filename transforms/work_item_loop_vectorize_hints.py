@@ -16,7 +16,10 @@ power of two) work-items (``xmux.loop_vectorize_width``; lowered to
 does a long one.
 
 Which loops: marked work-item loops (``mux.work_item_loop``) without a hint yet, with a
-constant trip count from 4 to ``MAX_TRIP_COUNT``, whose parent is not a uniform loop: a
+body LLVM can vectorize without runtime checks (straight-line, loads and stores at uniform
+or unit-stride addresses: LLVM prints a "loop not vectorized" warning for a hinted loop it
+cannot vectorize), a constant trip count from 4 to ``MAX_TRIP_COUNT``, and
+whose parent is not a uniform loop: a
 work-item loop right inside a uniform ``scf.for`` (the naive matmul's after
 ``work-item-loop-interchange``) is better unrolled fully, since then LLVM keeps the values
 it carries across the uniform loop in registers.
@@ -39,13 +42,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from xmux.dialects import attrs
-from xmux.transforms.uniformity import work_item_loop_header
+from xmux.dialects import attrs, mux
+from xmux.transforms.uniformity import (
+    VARYING_QUERIES,
+    is_inside,
+    is_pure,
+    work_item_loop_header,
+)
 
 #: longest trip count hinted (LLVM's full unroller leaves longer loops to the vectorizer)
 MAX_TRIP_COUNT = 32
@@ -67,9 +75,77 @@ def _trip_count(loop: scf.ForOp) -> int | None:
     return max(ub - lb + step - 1, 0) // step
 
 
+_CASTS = (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp)
+
+
+class _Strides:
+    """Addresses in the body of a work-item loop of dimension ``dim``: uniform (the same for
+    every iteration) or unit-stride (its work-item index plus a uniform value)."""
+
+    def __init__(self, loop: scf.ForOp, dim: int) -> None:
+        self.loop = loop
+        self.dim = dim
+        self.iv = loop.body.block.args[0]
+        header = work_item_loop_header(loop)
+        self.index = header[-1].value  # type: ignore[attr-defined]
+
+    def uniform(self, v: SSAValue) -> bool:
+        if not is_inside(v, self.loop):
+            return True
+        op = v.owner
+        if not isinstance(op, Operation) or not is_pure(op) or op.parent_op() is not self.loop:
+            return False
+        if isinstance(op, VARYING_QUERIES) and (
+            not isinstance(op, mux.DimQueryOp) or op.dim.value.data == self.dim
+        ):
+            return False
+        return all(self.uniform(o) for o in op.operands)
+
+    def unit(self, v: SSAValue) -> bool:
+        if v is self.iv or v is self.index:
+            return True
+        op = v.owner
+        if isinstance(op, (mux.GetLocalIdOp, mux.GetGlobalIdOp)):
+            return op.dim.value.data == self.dim
+        if isinstance(op, _CASTS):
+            return self.unit(op.operands[0])
+        if isinstance(op, arith.AddiOp):
+            return (self.unit(op.lhs) and self.uniform(op.rhs)) or (
+                self.unit(op.rhs) and self.uniform(op.lhs))
+        if isinstance(op, arith.SubiOp):
+            return self.unit(op.lhs) and self.uniform(op.rhs)
+        return False
+
+
+def vectorizable(loop: scf.ForOp) -> bool:
+    """Whether LLVM can vectorize the work-item loop ``loop`` without runtime checks: a
+    straight-line body (no region, no call) whose memory accesses are loads and stores at
+    uniform or unit-stride addresses. (A hinted loop that LLVM cannot vectorize gets a "loop
+    not vectorized" warning on stderr.)"""
+    header = work_item_loop_header(loop)
+    if not header:
+        return False
+    strides = _Strides(loop, header[-1].dim.value.data)  # type: ignore[attr-defined]
+    for op in loop.body.block.ops:
+        if op.regions or isinstance(op, (func.CallOp, llvm.CallOp)):
+            return False
+        if isinstance(op, (memref.LoadOp, memref.StoreOp)):
+            *outer, last = op.indices
+            if not strides.uniform(op.memref) or not all(strides.uniform(i) for i in outer):
+                return False
+            if not (strides.uniform(last) or strides.unit(last)):
+                return False
+        elif not (is_pure(op) or isinstance(op, mux.SetLocalIdOp)
+                  or op is loop.body.block.last_op):
+            return False
+    return True
+
+
 def hint_width(loop: scf.ForOp) -> int | None:
     """The width to hint for ``loop``, or None to leave it alone."""
     if not attrs.is_work_item_loop(loop) or attrs.get_loop_vectorize_width(loop) is not None:
+        return None
+    if not vectorizable(loop):
         return None
     trips = _trip_count(loop)
     if trips is None or not 4 <= trips <= MAX_TRIP_COUNT:

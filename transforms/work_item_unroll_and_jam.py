@@ -103,6 +103,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xmux.dialects import attrs, mux
 from xmux.errors import XmuxError
 from xmux.transforms.uniformity import VARYING_QUERIES, is_inside, is_pure, work_item_loop_header
+from xmux.transforms.work_item_loop_vectorize_hints import vectorizable
 
 #: R when accumulators stay in memory anyway (unknown or large inner local size): the
 #: gain is each shared load feeding R work-items
@@ -425,7 +426,8 @@ class _Jammer:
                         inits, body)
         new.attributes.update(op.attributes)
         if (self.unrolled > unrolled and attrs.is_work_item_loop(op)
-                and attrs.get_loop_vectorize_width(op) is None):
+                and attrs.get_loop_vectorize_width(op) is None
+                and vectorizable(new)):
             # the unrolled loop leaves a body LLVM would unroll fully and then not vectorize
             # (the SLP vectorizer does not pack R x trips independent chains well): ask for
             # the loop vectorizer, which turns off LLVM's unrolling of this loop

@@ -99,3 +99,60 @@ func.func @matmul(%n: index, %A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memre
   memref.store %acc, %C[%row, %col] : memref<?x?xf32>
   func.return
 }
+
+// Left alone as LLVM could not vectorize them without runtime checks (a hinted loop it
+// cannot vectorize gets a warning on stderr): a stride-2 store, an address loaded from
+// memory, control flow in the body.
+// CHECK-LABEL: func.func @stride_two
+// CHECK-NOT:     xmux.loop_vectorize_width
+// CHECK:         func.return
+func.func @stride_two(%A: memref<?xf32>, %T: memref<?xf32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 16, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %c2 = arith.constant 2 : index
+  %j = arith.muli %i, %c2 : index
+  %v = memref.load %A[%i] : memref<?xf32>
+  memref.store %v, %T[%j] : memref<?xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @indirect
+// CHECK-NOT:     xmux.loop_vectorize_width
+// CHECK:         func.return
+func.func @indirect(%A: memref<?xf32>, %I: memref<?xindex>, %T: memref<?xf32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 16, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %j = memref.load %I[%i] : memref<?xindex>
+  %v = memref.load %A[%j] : memref<?xf32>
+  memref.store %v, %T[%i] : memref<?xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @branch
+// CHECK-NOT:     xmux.loop_vectorize_width
+// CHECK:         func.return
+func.func @branch(%A: memref<?xf32>, %T: memref<?xf32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 16, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %A[%i] : memref<?xf32>
+  %zero = arith.constant 0.0 : f32
+  %pos = arith.cmpf ogt, %v, %zero : f32
+  scf.if %pos {
+    memref.store %v, %T[%i] : memref<?xf32>
+  }
+  func.return
+}
+
+// A unit-stride address through the global id plus a uniform offset, a uniform row.
+// CHECK-LABEL: func.func @offset
+// CHECK:           memref.store
+// CHECK-NEXT:    } {mux.work_item_loop, xmux.loop_vectorize_width = 8 : i64}
+func.func @offset(%A: memref<?x?xf32>, %T: memref<?xf32>, %off: index)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %g = mux.get_group_id 0 : index
+  %j = arith.addi %i, %off : index
+  %v = memref.load %A[%g, %j] : memref<?x?xf32>
+  memref.store %v, %T[%i] : memref<?xf32>
+  func.return
+}
