@@ -130,10 +130,12 @@ def vectorizable(loop: scf.ForOp) -> bool:
         if op.regions or isinstance(op, (func.CallOp, llvm.CallOp)):
             return False
         if isinstance(op, (memref.LoadOp, memref.StoreOp)):
-            *outer, last = op.indices
-            if not strides.uniform(op.memref) or not all(strides.uniform(i) for i in outer):
+            indices = list(op.indices)
+            if not strides.uniform(op.memref) or not all(
+                strides.uniform(i) for i in indices[:-1]
+            ):
                 return False
-            if not (strides.uniform(last) or strides.unit(last)):
+            if indices and not (strides.uniform(indices[-1]) or strides.unit(indices[-1])):
                 return False
         elif not (is_pure(op) or isinstance(op, mux.SetLocalIdOp)
                   or op is loop.body.block.last_op):

@@ -156,3 +156,15 @@ func.func @offset(%A: memref<?x?xf32>, %T: memref<?xf32>, %off: index)
   memref.store %v, %T[%i] : memref<?xf32>
   func.return
 }
+
+// A rank-0 memref: one address for every work-item.
+// CHECK-LABEL: func.func @scalar_cell
+// CHECK:           memref.store
+// CHECK-NEXT:    } {mux.work_item_loop, xmux.loop_vectorize_width = 8 : i64}
+func.func @scalar_cell(%s: memref<f32>, %T: memref<?xf32>)
+    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 1, 1>} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %s[] : memref<f32>
+  memref.store %v, %T[%i] : memref<?xf32>
+  func.return
+}
