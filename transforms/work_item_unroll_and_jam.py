@@ -10,12 +10,21 @@ This pass unrolls such an outer work-item loop by R and jams the copies: the new
 ``y`` by R and its body runs work-items ``y .. y+R-1`` (the *replicas*) together. Loops whose
 bounds are the same for every replica (the ``k`` loop, the ``x`` work-item loops inside it)
 are fused into one loop carrying the iteration arguments of all R replicas, ``scf.if``s with
-a condition the same for all of them likewise; side-effect-free ops whose operands are the
-same for every replica (``col``, the address of ``B[k, col]``) are emitted once; everything
-else is emitted once per replica, in each replica's program order. So each load shared along
-``y`` (``B[k, col]``) feeds R multiply-adds, and the R accumulators are R independent chains.
-A remainder loop runs the last ``ls mod R`` work-items as before (none when the local size is
-known and a multiple of R).
+a condition the same for all of them likewise; side-effect-free ops and loads whose operands
+are the same for every replica (``col``, ``B[k, col]``: R copies of the load would run one
+right after the other) are emitted once; everything else is emitted once per replica, in
+each replica's program order. So each load shared along ``y`` feeds R multiply-adds, and the
+R accumulators are R independent chains; with a known local size LLVM keeps them in
+registers across ``k``. A remainder loop runs the last ``ls mod R`` work-items as before
+(none when the local size is known and a multiple of R). The loop over blocks starts with
+``set_local_id d`` of its first replica (it is still a work-item loop level) and is hinted
+not to be vectorized (that would gather and scatter across blocks).
+
+A short uniform loop (constant trip count up to ``SMALL_TRIP_COUNT``) inside a jammed
+work-item loop (the tiled matmul's 16-step product) is unrolled here: LLVM would unroll one
+copy before vectorizing the work-item loop around it, but not R of them, and then could not
+vectorize that loop. The work-item loop then gets a vectorization hint (which also keeps
+LLVM from unrolling it; ``work-item-loop-vectorize-hints``' conditions).
 
 Work-item ids: each replica's queries of dimension ``d`` read the id that ``set_local_id d``
 set, so a ``set_local_id d, y+r`` is emitted in front of the first op of replica r that may
@@ -35,16 +44,22 @@ its own program order, so the jammed order is one of the kernel's executions (th
 work-item-loops none does).
 
 Which loops (cost model): an outer work-item loop (its body starts with ``set_local_id d``,
-and it holds a marked work-item loop) whose nest has, inside both a uniform loop (an
-``scf.for`` that is no work-item loop) and a work-item loop, a load whose address is the
-same for every work-item of dimension ``d`` (shared: R replicas read it once) and a load
-whose address differs along ``d`` (the work-items of ``d`` do different work). The
-innermost such loop of a nest is jammed. R is ``factor`` when given, else ``DEFAULT_FACTOR``;
-with a known local size (``mux.reqd_work_group_size``, as in the local-size variants that
-``xmux.compile`` builds per launch size) at most that size, preferring a divisor of it.
+and it holds a marked work-item loop) whose nest queries an id that varies along ``d`` (its
+work-items differ) and has a *hot* load whose address is the same for every work-item of
+``d`` (hot: inside both a uniform loop, an ``scf.for`` that is no work-item loop, and a
+work-item loop). The innermost such loop of a nest is jammed. R: ``factor`` when given;
+else, with a known inner local size (``mux.reqd_work_group_size``, as in the local-size
+variants ``xmux.compile`` builds per launch size), the most replicas up to
+``MAX_AUTO_FACTOR`` whose accumulators (R x inner size x accumulators per work-item: the
+iteration arguments of uniform loops in work-item loops, the private arrays stored in
+uniform loops) fit ``acc_budget`` floats of vector registers; ``DEFAULT_FACTOR`` when they
+would not fit anyway (then the gain is the shared loads) or the size is unknown; R x the
+trips of an unrolled short loop at most ``MAX_UNROLLED_STEPS``. At most the dimension's
+known size, preferring a divisor of it close to R.
 
-Options: ``factor`` = 0 (default: the cost model), 1 (off) or R >= 2 (jam R, applied wherever
-the loop qualifies).
+Options: ``factor`` = 0 (default: the cost model), 1 (off) or R >= 2 (jam R wherever a loop
+qualifies); ``acc_budget`` (default 128: AVX-512's 32 registers; ``xmux.pipelines.cpu``
+gives 64 on hosts without AVX-512).
 
 Expects: the output of ``work-item-loops`` (and ``work-item-loop-interchange``).
 Guarantees: the same results for race-free kernels; work-item loops stay marked.
@@ -68,8 +83,8 @@ Before (after the interchange; R = 2)::
 After::
 
     scf.for %y = %c0 to %main step %c2 {
-      %y1 = arith.addi %y, %c1 : index
       mux.set_local_id 1, %y : index
+      %y1 = arith.addi %y, %c1 : index
       %row = mux.get_global_id 1 : index
       mux.set_local_id 1, %y1 : index
       %row1 = mux.get_global_id 1 : index
@@ -79,12 +94,13 @@ After::
           %a = memref.load %A[%row, %k] : memref<?x?xf32>
           %a1 = memref.load %A[%row1, %k] : memref<?x?xf32>
           %col = mux.get_global_id 0 : index
-          %b = memref.load %B[%k, %col] : memref<?x?xf32>
-          %b1 = memref.load %B[%k, %col] : memref<?x?xf32>    // same address: LLVM's GVN
+          %b = memref.load %B[%k, %col] : memref<?x?xf32>     // once for both rows
+          %p = arith.mulf %a, %b : f32
+          %p1 = arith.mulf %a1, %b : f32
           ...
         } {mux.work_item_loop}
       }
-    }
+    } {xmux.loop_vectorize_width = 1 : i64}
     scf.for %y = %main to %ls1 step %c1 { ... the original body ... }   // remainder
 """
 
