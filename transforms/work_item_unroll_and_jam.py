@@ -41,7 +41,9 @@ used from outside makes the pass leave the loop alone.
 Legality: without barriers, the work-items of a group are unordered and every replica keeps
 its own program order, so the jammed order is one of the kernel's executions (the argument of
 ``work-item-loop-interchange``). Loops holding a barrier are left alone (after
-work-item-loops none does).
+work-item-loops none does), and so are loops holding an atomic or a fence: work-items may
+wait for each other through memory (OpenACC's gang lock spins until the holder unlocks),
+which runs when they run one after the other but can hang in step.
 
 Which loops (cost model): an outer work-item loop (its body starts with ``set_local_id d``,
 and it holds a marked work-item loop) whose nest queries an id that varies along ``d`` (its
@@ -111,7 +113,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf, vector
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -290,6 +292,18 @@ def _op_inside(op: Operation, loop: Operation) -> bool:
     return False
 
 
+def _synchronizes(op: Operation) -> bool:
+    """An atomic or a fence: work-items may wait for each other through memory (OpenACC's
+    gang lock spins on a cmpxchg until the holder's unlock), which running them one after
+    the other allows and running them in step may not."""
+    if isinstance(op, mux.MemBarrierOp) or op.name in ("llvm.fence", "llvm.cmpxchg"):
+        return True
+    if "atomic" in op.name:
+        return True
+    ordering = op.properties.get("ordering")  # an atomic llvm.load / llvm.store
+    return isinstance(ordering, IntegerAttr) and ordering.value.data != 0
+
+
 def _candidate(loop: scf.ForOp) -> int | None:
     """The dimension of an outer work-item loop that may be jammed, else None."""
     if attrs.is_work_item_loop(loop) or loop.iter_args or _constant(loop.step) != 1:
@@ -300,7 +314,7 @@ def _candidate(loop: scf.ForOp) -> int | None:
     dim = header[0].dim.value.data  # type: ignore[attr-defined]
     inner = False
     for op in loop.walk():
-        if isinstance(op, (mux.WorkGroupBarrierOp, mux.SubGroupBarrierOp)):
+        if isinstance(op, (mux.WorkGroupBarrierOp, mux.SubGroupBarrierOp)) or _synchronizes(op):
             return None
         if isinstance(op, mux.SetLocalIdOp) and op is not header[0] and op.dim.value.data == dim:
             return None
