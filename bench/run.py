@@ -49,6 +49,7 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import memprobe  # noqa: E402
 import numpy as np  # noqa: E402
+import roofline  # noqa: E402
 import timing  # noqa: E402
 import workloads as wl  # noqa: E402  (loads the shared baseline: sets OMP/PoCL env)
 
@@ -95,9 +96,13 @@ log = bl.log
 
 
 class _LogHandler(logging.Handler):
-    """xmux's vector-width choices (runtime/tuning.py) in the benchmark's log."""
+    """xmux's vector-width choices (runtime/tuning.py) in the benchmark's log (and kept for
+    the roofline's vector width)."""
+
+    lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
         log(f"  [tuning] {record.getMessage()}")
 
 
@@ -105,6 +110,15 @@ _tuning_log = logging.getLogger("xmux.runtime.tuning")
 _tuning_log.addHandler(_LogHandler())
 _tuning_log.setLevel(logging.INFO)
 median = bl.median
+
+
+def host_has_512() -> bool:
+    """AVX-512F in the host's flags (the roofline's default vector width)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx512f" in f.read()
+    except OSError:
+        return False
 
 
 def kernel_text(name: str, reqd: tuple[int, ...] | None = None) -> str:
@@ -715,6 +729,7 @@ def make_report(R: dict) -> str:
         L.append("not measured\n")
 
     L.extend(report_wg(R, S))
+    L.extend(roofline.section(R, S))
     L.append("## Compile time: MLIR text → first result\n")
     L.append("compile = `xmux.compile(text)` + `prog.kernel(name)`; first launch = the first "
              "`k(...)` call (includes one run of the kernel at the benchmark size; the "
@@ -1228,6 +1243,8 @@ def main() -> int:
         xm, R["xmux_compile"], R["xmux_init"] = xmux_backends(d, ref, s, reps_cold, errors)
         np_bk = numpy_backends(d, ref, s)
         gcc_bk = gcc_backends(lib, d, ref, s)
+        if not args.only:
+            R["roofline"] = roofline.measure(lib, args.quick)
 
         log("[steady state] xmux / PoCL / gcc / numpy interleaved per kernel")
         R["steady"], R["cpu_by_group"] = {}, {}
@@ -1341,6 +1358,7 @@ def main() -> int:
     R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
                      "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP, "WARM_S": timing.WARM_S,
                      "retries": args.retries}
+    R["vector_widths"] = roofline.widths(_LogHandler.lines, host_has_512())
     R["total_s"] = time.perf_counter() - t_start
     R["targets"] = targets_summary(R)
     for st in R["xmux_compile"].values():
