@@ -1,4 +1,5 @@
-"""xmux.ir_snapshot: verify-after-each-pass skips only passes that left the module as it was."""
+"""xmux.ir_snapshot: verify-after-each-pass verifies again exactly the top-level ops a pass
+changed, and the ones that refer to a symbol it changed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from xdsl.rewriter import Rewriter
 
 import xmux
 from xmux.api import parse, run_pipeline
-from xmux.ir_snapshot import snapshot
+from xmux.ir_snapshot import Snapshot
 
 SRC = """
 func.func @k(%a: memref<?xf32>, %n: index) attributes {mux.kernel = "entry_point"} {
@@ -28,6 +29,16 @@ func.func @k(%a: memref<?xf32>, %n: index) attributes {mux.kernel = "entry_point
   memref.store %s, %a[%i] : memref<?xf32>
   func.return
 }
+func.func @helper(%x: f32) -> f32 {
+  func.return %x : f32
+}
+func.func @caller(%x: f32) -> f32 {
+  %y = func.call @helper(%x) : (f32) -> f32
+  func.return %y : f32
+}
+func.func @other(%x: f32) -> f32 {
+  func.return %x : f32
+}
 """
 
 
@@ -39,16 +50,22 @@ def ops(m, name: str) -> list:
     return [op for op in m.walk() if op.name == name]
 
 
-def test_the_same_module_gives_equal_snapshots():
+def names(tops) -> list[str]:
+    return [op.sym_name.data for op in tops]
+
+
+def test_an_unchanged_module_needs_nothing_verified():
     m = module()
-    assert snapshot(m) == snapshot(m)
+    before = Snapshot(m)
+    assert Snapshot(m).to_verify(before) == []
+    assert names(Snapshot(m).to_verify(None)) == ["k", "helper", "caller", "other"]
 
 
 @pytest.mark.parametrize("change", ["attribute", "operand", "result type", "erase", "move",
                                     "block argument type", "new block"])
 def test_every_kind_of_change_is_seen(change: str):
     m = module()
-    before = snapshot(m)
+    before = Snapshot(m)
     addf = ops(m, "arith.addf")[0]
     consts = ops(m, "arith.constant")
     if change == "attribute":
@@ -69,18 +86,31 @@ def test_every_kind_of_change_is_seen(change: str):
                                              builtin.f64)
     elif change == "new block":
         ops(m, "scf.for")[0].body.add_block(Block())
-    assert snapshot(m) != before
+    assert names(Snapshot(m).to_verify(before)) == ["k"]
 
 
 def test_a_replaced_constant_of_equal_value_is_a_change():
     """Identity, not printed text: a new op object is a change even where the text is the same."""
     m = module()
-    before = snapshot(m)
+    before = Snapshot(m)
     old = ops(m, "arith.constant")[0]
     old.parent.insert_op_before(new := arith.ConstantOp(old.value, old.result.type), old)
     old.result.replace_all_uses_with(new.result)
     old.detach()
-    assert snapshot(m) != before
+    assert names(Snapshot(m).to_verify(before)) == ["k"]
+
+
+def test_a_changed_callee_verifies_its_callers_again():
+    """func.call's verifier reads the callee's type: a pass that changes @helper alone must
+    have @caller verified again (here: it no longer verifies)."""
+    m = module()
+    before = Snapshot(m)
+    helper = [f for f in ops(m, "func.func") if f.sym_name.data == "helper"][0]
+    helper.attributes["tag"] = builtin.UnitAttr()
+    assert names(Snapshot(m).to_verify(before)) == ["helper", "caller"]
+    before = Snapshot(m)
+    helper.detach()
+    assert names(Snapshot(m).to_verify(before)) == ["caller"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +130,15 @@ class Break(ModulePass):
         addf.operands = [ops(op, "mux.get_global_id")[0].results[0], addf.operands[1]]
 
 
-def test_the_pass_that_breaks_the_ir_is_still_named_after_no_op_passes():
-    with pytest.raises(xmux.XmuxError, match="pass 'test-break' failed"):
-        run_pipeline(module(), [NoOp(), NoOp(), Break(), NoOp()], verify_each=True)
+@dataclass(frozen=True)
+class DropHelper(ModulePass):
+    name = "test-drop-helper"
+
+    def apply(self, ctx, op) -> None:  # @caller's call now refers to nothing
+        [f for f in ops(op, "func.func") if f.sym_name.data == "helper"][0].detach()
+
+
+@pytest.mark.parametrize("broken", [Break(), DropHelper()], ids=lambda p: p.name)
+def test_the_pass_that_breaks_the_ir_is_still_named_after_no_op_passes(broken):
+    with pytest.raises(xmux.XmuxError, match=f"pass '{broken.name}' failed"):
+        run_pipeline(module(), [NoOp(), NoOp(), broken, NoOp()], verify_each=True)
