@@ -208,3 +208,48 @@ def test_no_lock_on_local_memory_and_relaxed_global_atomics():
     locked = [ln for ln in asm.splitlines() if "lock" in ln.split("#")[0]]
     assert locked and all("add" in ln for ln in locked)
     assert "lock" not in " ".join(ln for ln in asm.splitlines() if "incl" in ln)
+
+
+ARG_HISTOGRAM = """
+func.func @hist(%x: memref<?xi32>, %bins: memref<?xi32, 3>, %out: memref<?x?xi32>,
+                %nbins: index) attributes {mux.kernel = "entry_point"} {
+  %l = mux.get_local_id 0 : index
+  %lsz = mux.get_local_size 0 : index
+  %g = mux.get_group_id 0 : index
+  %i = mux.get_global_id 0 : index
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  scf.for %b = %l to %nbins step %lsz {
+    memref.store %zero, %bins[%b] : memref<?xi32, 3>
+  }
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %v = memref.load %x[%i] : memref<?xi32>
+  %bin = arith.index_cast %v : i32 to index
+  %old = memref.atomic_rmw addi %one, %bins[%bin] : (i32, memref<?xi32, 3>) -> i32
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  scf.for %b = %l to %nbins step %lsz {
+    %c = memref.load %bins[%b] : memref<?xi32, 3>
+    memref.store %c, %out[%g, %b] : memref<?x?xi32>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_local_memory_argument_histogram_per_group(threads):
+    """A local-memory argument (xmux.LocalMemory) is one work-group's too: its plain updates
+    count every work-item of the group, each group on its own buffer."""
+    prog = xmux.compile(ARG_HISTOGRAM, cache=False)
+    assert "atomicrmw" not in prog.llvm_ir and "cmpxchg" not in prog.llvm_ir
+    k = prog["hist"]
+    groups, local, nbins = 40, 96, 37
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, nbins, groups * local).astype(np.int32)
+    x[:local] = 3  # one group all in one bin
+    out = np.full((groups, nbins), -1, np.int32)
+    k(x, xmux.LocalMemory(4 * nbins), out, nbins, global_size=groups * local, local_size=local,
+      threads=threads)
+    want = np.stack([np.bincount(x[g * local:(g + 1) * local], minlength=nbins)
+                     for g in range(groups)])
+    np.testing.assert_array_equal(out, want)
