@@ -253,3 +253,51 @@ def test_local_memory_argument_histogram_per_group(threads):
     want = np.stack([np.bincount(x[g * local:(g + 1) * local], minlength=nbins)
                      for g in range(groups)])
     np.testing.assert_array_equal(out, want)
+
+
+HELPER_HISTOGRAM = """
+memref.global "private" @lb : memref<64xi32, 3> = uninitialized
+func.func @bump(%l: memref<64xi32, 3>, %b: index) {
+  %one = arith.constant 1 : i32
+  %o = memref.atomic_rmw addi %one, %l[%b] : (i32, memref<64xi32, 3>) -> i32
+  return
+}
+func.func @hist(%x: memref<?xi32>, %out: memref<?x64xi32>)
+    attributes {mux.kernel = "entry_point"} {
+  %l = mux.get_local_id 0 : index
+  %lsz = mux.get_local_size 0 : index
+  %g = mux.get_group_id 0 : index
+  %i = mux.get_global_id 0 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0 : i32
+  %lb = memref.get_global @lb : memref<64xi32, 3>
+  scf.for %b = %l to %c64 step %lsz {
+    memref.store %zero, %lb[%b] : memref<64xi32, 3>
+  }
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %v = memref.load %x[%i] : memref<?xi32>
+  %bin = arith.index_cast %v : i32 to index
+  func.call @bump(%lb, %bin) : (memref<64xi32, 3>, index) -> ()
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  scf.for %b = %l to %c64 step %lsz {
+    %c = memref.load %lb[%b] : memref<64xi32, 3>
+    memref.store %c, %out[%g, %b] : memref<?x64xi32>
+  }
+  return
+}
+"""
+
+
+def test_local_update_in_a_helper_function_counts_every_work_item():
+    """The helper's update stays a (relaxed) atomic: inlined into the vectorized work-item
+    loop it must not become a scatter that loses counts of work-items hitting one bin."""
+    prog = xmux.compile(HELPER_HISTOGRAM, cache=False)
+    assert "atomicrmw add" in prog.llvm_ir
+    groups, local = 16, 256
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 5, groups * local).astype(np.int32)
+    out = np.full((groups, 64), -1, np.int32)
+    prog["hist"](x, out, global_size=groups * local, local_size=local, threads=2)
+    want = np.stack([np.bincount(x[g * local:(g + 1) * local], minlength=64)
+                     for g in range(groups)])
+    np.testing.assert_array_equal(out, want)

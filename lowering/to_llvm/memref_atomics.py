@@ -3,7 +3,7 @@ single thread owns the memory.
 
 Ordering. ``memref.atomic_rmw`` promises an indivisible read-modify-write and nothing about
 other memory (upstream's documentation: "free from data races"); the languages that reach it
-mean relaxed atomics: OpenCL 1.2's ``atomic_add``/``atomic_inc``/… (OpenCL 2.0 §3.3.6 gives
+mean relaxed atomics: OpenCL 1.2's ``atomic_add``/``atomic_inc``/… (OpenCL C 2.0 gives
 them ``memory_order_relaxed``), CUDA's ``atomicAdd`` (relaxed, device scope), the ``gpu``
 dialect's kernels. So they become ``monotonic`` (C++ ``relaxed``), not upstream
 MLIR's ``acq_rel``: ordering other memory is the job of ``mux.mem_barrier`` /
@@ -18,8 +18,10 @@ work-group local memory (memory space 3; replace-local-module-scope-variables ke
 space on its views) and buffers private to a work-item iteration (``lw.private``) get a plain
 load, the operation and a store: a ``lock`` costs ~20 cycles, the plain update 1-2. Those
 accesses are left out of the work-item loop's access group, so LLVM does not take updates of
-different work-items to the same element for independent. On NVPTX (``shared_memory``)
-local memory is a block's shared memory, updated by many threads: it stays atomic.
+different work-items to the same element for independent; hence only updates lowered inside
+a work-item loop of the function at hand (see ``single_thread_memory``). On NVPTX
+(``shared_memory``) local memory is a block's shared memory, updated by many threads: it
+stays atomic.
 
     %old = memref.atomic_rmw addi %v, %g[%i] : (i32, memref<?xi32>) -> i32
     %oldl = memref.atomic_rmw addi %v, %l[%i] : (i32, memref<256xi32, 3>) -> i32
@@ -159,7 +161,13 @@ def atomic_update(
 
 def single_thread_memory(lw: FunctionLowerer, ref: SSAValue) -> bool:
     """Whether only the running thread can touch ``ref``'s elements during the update: a
-    work-item's private buffer, or work-group local memory on the CPU target."""
+    work-item's private buffer, or work-group local memory on the CPU target; and the update
+    is lowered inside a work-item loop of this function. Elsewhere (a helper function) the
+    plain accesses could not stay out of the loop's access group: LLVM's inliner gives the
+    inlined accesses the call's groups, and the vectorizer would take the updates of
+    different work-items for independent (a scatter losing counts), so they stay atomic."""
+    if not lw.groups:
+        return False
     if ref in lw.private:
         return True
     t = ref.type

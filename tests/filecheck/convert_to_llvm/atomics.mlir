@@ -70,14 +70,18 @@ func.func @local_in_work_item_loop(%l: memref<256xi32, 3>, %g: memref<?xi32>, %d
 // Every kind as a plain update of local memory: the new value as the cmpxchg loop or LLVM's
 // atomicrmw would compute it (maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it),
 // assign stores the value.
-func.func @local_kinds(%l: memref<16xf32, 3>, %li: memref<16xi32, 3>, %x: f32, %v: i32) {
+func.func @local_kinds(%l: memref<16xf32, 3>, %li: memref<16xi32, 3>, %x: f32, %v: i32,
+                       %n: index) {
   %c0 = arith.constant 0 : index
-  %0 = memref.atomic_rmw maximumf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
-  %1 = memref.atomic_rmw minnumf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
-  %2 = memref.atomic_rmw mulf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
-  %3 = memref.atomic_rmw assign %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
-  %4 = memref.atomic_rmw minu %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
-  %5 = memref.atomic_rmw ori %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %0 = memref.atomic_rmw maximumf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
+    %1 = memref.atomic_rmw minnumf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
+    %2 = memref.atomic_rmw mulf %x, %l[%c0] : (f32, memref<16xf32, 3>) -> f32
+    %3 = memref.atomic_rmw assign %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
+    %4 = memref.atomic_rmw minu %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
+    %5 = memref.atomic_rmw ori %v, %li[%c0] : (i32, memref<16xi32, 3>) -> i32
+  } {mux.work_item_loop}
   return
 }
 // CHECK-LABEL: llvm.func internal @local_kinds(
@@ -100,7 +104,20 @@ func.func @local_kinds(%l: memref<16xf32, 3>, %li: memref<16xi32, 3>, %x: f32, %
 // CHECK:         %[[F:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK-NEXT:    %[[FN:.*]] = llvm.or %[[F]], %[[V]] : i32
 // CHECK-NEXT:    llvm.store %[[FN]]
+// CHECK-NOT:     llvm.atomicrmw
 // CHECK:         llvm.return
+
+// Outside a work-item loop (a helper function the kernel calls from one, code between the
+// loops) local memory keeps relaxed atomics: after inlining, the call's access group would
+// reach plain accesses and the vectorizer would take updates of different work-items to one
+// element for independent.
+func.func @helper(%l: memref<256xi32, 3>, %b: index, %v: i32) {
+  %o = memref.atomic_rmw addi %v, %l[%b] : (i32, memref<256xi32, 3>) -> i32
+  return
+}
+// CHECK-LABEL: llvm.func internal @helper(
+// CHECK:         llvm.atomicrmw add %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+// CHECK-NEXT:    llvm.return
 
 // A buffer private to one work-item iteration (an alloca inside the work-item loop) is one
 // thread's too.
