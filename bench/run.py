@@ -1095,6 +1095,7 @@ HISTORY_COLUMNS = (
     ("spec", "spec jit ÷ emulated", 1.0, True),
     ("acc_f32", "OpenACC f32 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
     ("acc_f64", "OpenACC f64 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
+    ("histogram", "atomic histogram ÷ PoCL", 1.0, True),
 )
 
 
@@ -1118,6 +1119,9 @@ def history_entry(R: dict) -> dict:
         _, sp, gsp = acc_values(R, t)
         vals[f"acc_{t}"] = {"value": sp, "gcc": gsp,
                             "memory": scalings(R.get("acc_sum", {}).get("memprobe", []))}
+    hd = R.get("histogram", {}).get("data", {})
+    hu = hd.get("steady", {}).get("global/uniform", {}).get("xmux")
+    vals["histogram"] = {"value": hu["ratio_vs"].get("pocl") if hu else None}
     return {"date": R["date"], "commit": R["commit"], "xmux_time": "kernel", "targets": vals}
 
 
