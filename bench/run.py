@@ -778,6 +778,7 @@ def make_report(R: dict) -> str:
 
     L.extend(report_spec(R))
     L.extend(report_acc(R))
+    L.extend(report_histogram(R))
     L.append("## Targets\n")
     for t in R["targets"]:
         L.append(f"- {t}")
@@ -1054,6 +1055,51 @@ def targets_acc(R: dict) -> list[str]:
     return out
 
 
+def run_histogram(args, tmp: Path, errors: list[str]) -> dict:
+    """bench/histogram.py in a child process (issue 16 item 3): its markdown and raw numbers."""
+    out = tmp / "histogram.json"
+    cmd = [sys.executable, str(wl.BENCH_DIR / "histogram.py"), "--json", str(out),
+           "--pocl-python", args.pocl_python]
+    cmd += (["--quick"] if args.quick else []) + (["--no-pocl"] if args.no_pocl else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0 or not out.exists():
+        tail = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or ["?"])[-1]
+        errors.append(f"histogram.py failed ({p.returncode}): {tail}")
+        log("  " + errors[-1])
+        if not out.exists():
+            return {}
+    md = p.stdout[p.stdout.find("## "):] if "## " in p.stdout else ""
+    return {"markdown": md.strip(), "data": json.loads(out.read_text())}
+
+
+def report_histogram(R: dict) -> list[str]:
+    sc = R.get("histogram")
+    if sc is None:
+        return []
+    L = ["## Atomics: 256-bin histograms (issue 16, `bench/histogram.py`)\n",
+         "Run by `bench/run.py` as `bench/histogram.py --json …`; its report, unchanged except "
+         "for the heading level:\n"]
+    if "markdown" in sc:
+        L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
+    L.append("")
+    return L
+
+
+def targets_histogram(R: dict) -> list[str]:
+    d = R.get("histogram", {}).get("data")
+    if not d:
+        return []
+    st = d.get("steady", {}).get("global/uniform", {})
+
+    def r(a: str, b: str) -> float | None:
+        return st.get(a, {}).get("ratio_vs", {}).get(b)
+
+    v = r("xmux", "pocl")
+    return [f"global-atomic histogram (2^{d['n'].bit_length() - 1} bytes, uniform): xmux ÷ PoCL "
+            f"= {fmt(v)}× (target ≤ 1.0×) → {verdict(v, 1.0, True)}; 1 thread each: "
+            f"{fmt(r('xmux-1t', 'pocl-1t'))}×"]
+
+
 #: history columns: (key, heading, target, at most)
 HISTORY_COLUMNS = (
     ("vecadd", "vecadd ÷ PoCL", 1.0, True),
@@ -1064,6 +1110,7 @@ HISTORY_COLUMNS = (
     ("spec", "spec jit ÷ emulated", 1.0, True),
     ("acc_f32", "OpenACC f32 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
     ("acc_f64", "OpenACC f64 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
+    ("histogram", "atomic histogram ÷ PoCL", 1.0, True),
 )
 
 
@@ -1087,6 +1134,9 @@ def history_entry(R: dict) -> dict:
         _, sp, gsp = acc_values(R, t)
         vals[f"acc_{t}"] = {"value": sp, "gcc": gsp,
                             "memory": scalings(R.get("acc_sum", {}).get("memprobe", []))}
+    hd = R.get("histogram", {}).get("data", {})
+    hu = hd.get("steady", {}).get("global/uniform", {}).get("xmux")
+    vals["histogram"] = {"value": hu["ratio_vs"].get("pocl") if hu else None}
     return {"date": R["date"], "commit": R["commit"], "xmux_time": "kernel", "targets": vals}
 
 
@@ -1143,6 +1193,7 @@ def targets_summary(R: dict) -> list[str]:
     out.extend(targets_wg(R))
     out.extend(targets_spec(R))
     out.extend(targets_acc(R))
+    out.extend(targets_histogram(R))
     for name in COMPILE_KERNELS:
         c = R["xmux_compile"].get(name, {})
         f = R["fresh"].get(name)
@@ -1184,6 +1235,8 @@ def main() -> int:
                     help="skip bench/spec_conv.py (specialization constants, issue 4)")
     ap.add_argument("--no-acc-sum", action="store_true",
                     help="skip bench/acc_sum.py (OpenACC reductions, issue 5)")
+    ap.add_argument("--no-histogram", action="store_true",
+                    help="skip bench/histogram.py (atomics, issue 16)")
     ap.add_argument("--rounds", type=int, default=None, metavar="N",
                     help="at least N interleaving rounds per group (the baseline's default 5); "
                     "more rounds steady the ratios of memory-bound kernels on a noisy machine")
@@ -1274,6 +1327,7 @@ def main() -> int:
             wanted = set(args.only.split(","))
             groups = [(g, b) for g, b in groups if g in wanted]
             args.no_fresh = args.no_spec_conv = args.no_acc_sum = True
+            args.no_histogram = True
         R["retried"], R["memprobe"] = {}, {}
         probe = memprobe.Probe(memprobe.build_sums(tmp))
         for grp, bks in groups:
@@ -1348,6 +1402,24 @@ def main() -> int:
                 if sc and busy <= BUSY_LIMIT_PCT:
                     break
             for t in targets_acc(R):
+                log("  " + t)
+        if not args.no_histogram:
+            log("[histogram] bench/histogram.py (global and local-memory atomics)")
+            R["histogram"], R["retried"]["histogram"] = {}, 0
+            for attempt in range(1 + args.retries):
+                if attempt:
+                    log(f"    other processes were busy: running histogram.py again "
+                        f"({wait_idle(60)})")
+                sc = run_histogram(args, tmp, errors if attempt == args.retries else [])
+                busy = max((c["foreign_pct"] for c in sc.get("data", {}).get("cpu", {}).values()),
+                           default=1e9)
+                old = R["histogram"].get("data", {}).get("cpu", {})
+                if busy < max((c["foreign_pct"] for c in old.values()), default=1e9):
+                    R["histogram"] = sc
+                R["retried"]["histogram"] = attempt
+                if sc and busy <= BUSY_LIMIT_PCT:
+                    break
+            for t in targets_histogram(R):
                 log("  " + t)
     finally:
         if pocl:
