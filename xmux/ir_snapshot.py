@@ -11,9 +11,10 @@ compile time for nothing.
 everything the verifier looks at in its subtree, by identity where IR objects are mutable and
 by value where they are immutable attributes:
 
-* per operation, in walk order: the op object itself, its parent block, operands, result
-  types, successors, attributes, properties and region count;
-* per region: the region, and its blocks in order with their argument types;
+* per operation, in walk order: the op object itself, its parent block, operands, results
+  (a value's type never changes: a new type is a new value), successors, attributes and
+  properties;
+* per region: the region, and its blocks in order with their arguments;
 
 and the symbols the subtree refers to. ``Snapshot.to_verify(before)`` is then the top-level ops
 that are new or changed, plus the unchanged ones that refer to a symbol whose definition
@@ -29,6 +30,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
+
+_SCAN = (SymbolRefAttr, ArrayAttr, DictionaryAttr)
 
 
 def _symbols(a: Attribute, out: set[str]) -> None:
@@ -49,16 +52,16 @@ def _record(top: Operation) -> tuple[list, frozenset[str]]:
     for op in top.walk():
         attrs = tuple(op.attributes.items())
         props = tuple(op.properties.items())
-        add((op, op.parent, tuple(op.operands), tuple(r.type for r in op.results),
-             tuple(op.successors), attrs, props, len(op.regions)))
-        for _, a in attrs:
-            _symbols(a, refs)
-        for _, a in props:
-            _symbols(a, refs)
-        for region in op.regions:
-            add(region)
-            for b in region.blocks:
-                add((b, tuple(a.type for a in b.args)))
+        # xDSL replaces these tuples on every change (``op.operands`` is a live view)
+        add((op, op.parent, op._operands, op.results, op._successors, attrs, props))
+        for _, a in (*attrs, *props):
+            if isinstance(a, _SCAN):
+                _symbols(a, refs)
+        if op.regions:
+            for region in op.regions:
+                add(region)
+                for b in region.blocks:
+                    add((b, tuple(b.args)))  # a new type is a new argument object
     return out, frozenset(refs)
 
 
