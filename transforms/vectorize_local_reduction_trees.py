@@ -115,8 +115,7 @@ ELEMENTWISE = frozenset({
     "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
     "arith.addi", "arith.subi", "arith.muli", "arith.andi", "arith.ori", "arith.xori",
     "arith.maxsi", "arith.maxui", "arith.minsi", "arith.minui",
-    "arith.cmpf", "arith.cmpi", "arith.select",
-})
+})  # (not cmpf / cmpi / select: xDSL's arith comparisons are scalar only)
 
 
 class NoMatch(Exception):

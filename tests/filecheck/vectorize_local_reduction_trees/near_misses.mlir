@@ -1,0 +1,246 @@
+// RUN: xmux-opt %s -p 'prepare-barriers,vectorize-local-reduction-trees' | filecheck %s
+
+// One template: rewritten as it is (@control), then near misses of it, each left to
+// work-item-loops: no required size (rounds unknown), a buffer in global memory (other
+// work-groups may see it), a round whose loads read a slot another work-item of the round
+// writes (offset s - 1: a race), a round that also stores elsewhere, a guard that is not
+// `lid < bound`, a trip count from a kernel argument, and local id x in a 4x2 group (not a
+// work-item's unique id).
+
+module {
+  "memref.global"() <{sym_name = "buf", sym_visibility = "private", type = memref<8xf32, 3>, initial_value}> : () -> ()
+
+  // CHECK-LABEL: func.func @control(
+  // CHECK-NOT:     scf.for
+  // CHECK:         vector.load %buf
+  // CHECK-NOT:     scf.for
+  // CHECK:         func.return
+  func.func @control(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @no_reqd(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @no_reqd(%x: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @global_buf(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @global_buf(%x: memref<?xf32>, %buf: memref<8xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32>
+        %b = memref.load %buf[%o] : memref<8xf32>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @racy(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @racy(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o1 = arith.addi %lid, %s : index
+        %o = arith.subi %o1, %c1 : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @extra_store(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @extra_store(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        memref.store %t, %x[%lid] : memref<?xf32>
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @guard_not_prefix(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @guard_not_prefix(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi uge, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @rounds_from_argument(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @rounds_from_argument(%x: memref<?xf32>, %n: index) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %n step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @local_id_x_of_2d(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @local_id_x_of_2d(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 2, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+}

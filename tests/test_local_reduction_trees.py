@@ -1,0 +1,227 @@
+"""vectorize-local-reduction-trees end to end: halving trees over work-group local memory, in
+the loop forms kernels write them, compute exactly what the same tree computes in numpy
+(bit for bit: the pass keeps the tree's order), for several element types, combining ops and
+required work-group sizes; the buffer's final contents (every slot, read back by its work-item)
+are the tree's too. Each case also checks whether the pass rewrote the loop."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xmux
+from xmux.api import parse
+from xmux.pipelines import make_pass
+from xmux.registry import make_context
+
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+# (float op, int op) bodies: %a = buf[lid], %b = buf[lid + s] -> %t
+OPS = {
+    "add": ("%t = arith.addf %a, %b : {T}", "%t = arith.addi %a, %b : {T}"),
+    "mul": ("%t = arith.mulf %a, %b : {T}", "%t = arith.muli %a, %b : {T}"),
+    "min": ("%t = arith.minimumf %a, %b : {T}", "%t = arith.minsi %a, %b : {T}"),
+    "max": ("%t = arith.maximumf %a, %b : {T}", "%t = arith.maxsi %a, %b : {T}"),
+    # b > a ? b : a, through a comparison and a select
+    "selmax": ("%gt = arith.cmpf ogt, %b, %a : {T}\n%t = arith.select %gt, %b, %a : {T}",
+               "%gt = arith.cmpi sgt, %b, %a : {T}\n%t = arith.select %gt, %b, %a : {T}"),
+    # a + 2*b: any elementwise function of the two slots, constants splatted
+    "axpy": ("%two = arith.constant 2.0 : {T}\n%m = arith.mulf %b, %two : {T}\n"
+             "%t = arith.addf %a, %m : {T}",
+             "%two = arith.constant 2 : {T}\n%m = arith.muli %b, %two : {T}\n"
+             "%t = arith.addi %a, %m : {T}"),
+}
+
+NP_OPS = {
+    "add": lambda a, b: a + b, "mul": lambda a, b: a * b,
+    "min": np.minimum, "max": np.maximum, "selmax": lambda a, b: np.where(b > a, b, a),
+    "axpy": lambda a, b: a + b * a.dtype.type(2),
+}
+
+BARRIER = "mux.work_group_barrier work_group, <acq_rel, work_group_memory>"
+
+STEP = """
+      %o = arith.addi %lid, %s : index
+      %a = memref.load %buf[%lid] : memref<{L}x{T}, 3>
+      %b = memref.load %buf[%o] : memref<{L}x{T}, 3>
+      {OP}
+      memref.store %t, %buf[%lid] : memref<{L}x{T}, 3>
+"""
+
+# the loop forms: s = H >> j over an scf.for; an scf.while halving s with shrui; the same in
+# i32 arithmetic from get_local_size with divsi and `s > lid`; the barrier before the step
+LOOPS = {
+    "for_shift": """
+    %cK = arith.constant {K} : index
+    scf.for %j = %c0 to %cK step %c1 {{
+      %s = arith.shrui %cH, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {{{STEP}      }}
+      {BARRIER}
+    }}
+""",
+    "while_shift": """
+    %end = scf.while (%s0 = %cH) : (index) -> index {{
+      %go = arith.cmpi ugt, %s0, %c0 : index
+      scf.condition(%go) %s0 : index
+    }} do {{
+    ^bb0(%s: index):
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {{{STEP}      }}
+      {BARRIER}
+      %next = arith.shrui %s, %c1 : index
+      scf.yield %next : index
+    }}
+""",
+    "while_div_i32": """
+    %ls = mux.get_local_size 0 : index
+    %ls32 = arith.index_cast %ls : index to i32
+    %two32 = arith.constant 2 : i32
+    %zero32 = arith.constant 0 : i32
+    %h32 = arith.divsi %ls32, %two32 : i32
+    %lid32 = arith.index_cast %lid : index to i32
+    %end = scf.while (%s0 = %h32) : (i32) -> i32 {{
+      %go = arith.cmpi sgt, %s0, %zero32 : i32
+      scf.condition(%go) %s0 : i32
+    }} do {{
+    ^bb0(%s32: i32):
+      %active = arith.cmpi sgt, %s32, %lid32 : i32
+      scf.if %active {{
+        %o32 = arith.addi %lid32, %s32 : i32
+        %s = arith.index_cast %s32 : i32 to index
+{STEP}      }}
+      {BARRIER}
+      %next = arith.divsi %s32, %two32 : i32
+      scf.yield %next : i32
+    }}
+""",
+    "barrier_first": """
+    %cK = arith.constant {K} : index
+    scf.for %j = %c0 to %cK step %c1 {{
+      {BARRIER}
+      %s = arith.shrui %cH, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {{{STEP}      }}
+    }}
+    {BARRIER}
+""",
+}
+
+KERNEL = """
+module {{
+  "memref.global"() <{{sym_name = "buf", sym_visibility = "private", type = memref<{L}x{T}, 3>, initial_value}}> : () -> ()
+  func.func @tree(%x: memref<?x{T}>, %out: memref<?x{T}>, %all: memref<?x{T}>)
+      attributes {{mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: {L}, 1, 1>}} {{
+    %i = mux.get_global_id 0 : index
+    %lid = mux.get_local_id 0 : index
+    %g = mux.get_group_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cH = arith.constant {H} : index
+    %buf = memref.get_global @buf : memref<{L}x{T}, 3>
+    %v = memref.load %x[%i] : memref<?x{T}>
+    memref.store %v, %buf[%lid] : memref<{L}x{T}, 3>
+    {BARRIER}
+{LOOP}
+    %mine = memref.load %buf[%lid] : memref<{L}x{T}, 3>
+    memref.store %mine, %all[%i] : memref<?x{T}>
+    %first = arith.cmpi eq, %lid, %c0 : index
+    scf.if %first {{
+      %r = memref.load %buf[%c0] : memref<{L}x{T}, 3>
+      memref.store %r, %out[%g] : memref<?x{T}>
+    }}
+    func.return
+  }}
+}}
+"""
+
+
+def kernel_text(form: str, t: str, op: str, local: int) -> str:
+    body = OPS[op][0 if t.startswith("f") else 1].format(T=t)
+    step = STEP.format(L=local, T=t, OP=body.replace("\n", "\n      "))
+    if form == "while_div_i32":
+        step = step.replace("%o = arith.addi %lid, %s : index",
+                            "%o = arith.index_cast %o32 : i32 to index")
+    half = local // 2
+    loop = LOOPS[form].format(K=half.bit_length(), STEP=step, BARRIER=BARRIER)
+    return KERNEL.format(L=local, T=t, H=half, LOOP=loop, BARRIER=BARRIER)
+
+
+def tree_reference(x: np.ndarray, local: int, op: str) -> np.ndarray:
+    """The buffer of every group after the rounds s = local/2, local/4, ..., 1."""
+    buf = x.reshape(-1, local).copy()
+    s = local // 2
+    with np.errstate(over="ignore"):
+        while s > 0:
+            c = min(s, local)
+            buf[:, :c] = NP_OPS[op](buf[:, :c], buf[:, s:s + c])
+            s //= 2
+    return buf
+
+
+def rewritten(text: str) -> bool:
+    """Whether vectorize-local-reduction-trees replaced the kernel's tree loop."""
+    module = parse(text)
+    for name in ("prepare-barriers", "vectorize-local-reduction-trees"):
+        make_pass(name).apply(make_context(), module)
+    return any(o.name == "vector.shuffle" for o in module.walk())
+
+
+def inputs(t: str, op: str, n: int) -> np.ndarray:
+    rng = np.random.default_rng(n)
+    dt = TYPES[t]
+    if t.startswith("f"):
+        lo, hi = (0.9, 1.1) if op == "mul" else (-4.0, 4.0)
+        return rng.uniform(lo, hi, n).astype(dt)
+    return rng.integers(-1000, 1000, n).astype(dt)
+
+
+def run(text: str, t: str, local: int, groups: int, op: str) -> None:
+    n = local * groups
+    x = inputs(t, op, n)
+    out = np.zeros(groups, TYPES[t])
+    every = np.zeros(n, TYPES[t])
+    xmux.compile(text, cache=False)["tree"](x, out, every, global_size=n, local_size=local)
+    ref = tree_reference(x, local, op)
+    np.testing.assert_array_equal(out, ref[:, 0])
+    np.testing.assert_array_equal(every, ref.reshape(-1))
+
+
+@pytest.mark.parametrize("form", sorted(LOOPS))
+@pytest.mark.parametrize("t,op", [("f32", "add"), ("f64", "max"), ("i32", "add"),
+                                  ("i64", "min"), ("f32", "selmax"), ("i32", "selmax")])
+def test_loop_forms_types_and_ops(form: str, t: str, op: str) -> None:
+    """A comparison and a select is not rewritten (xDSL's arith comparisons are scalar
+    only): work-item-loops runs it, with the same results."""
+    text = kernel_text(form, t, op, 64)
+    assert rewritten(text) == (op != "selmax")
+    run(text, t, 64, 37, op)
+
+
+@pytest.mark.parametrize("local", [1, 2, 8, 96, 128, 256, 1024])
+@pytest.mark.parametrize("t,op", [("f32", "add"), ("i32", "mul"), ("f64", "axpy")])
+def test_local_sizes(local: int, t: str, op: str) -> None:
+    """Power-of-two sizes, 96 (the halving tree then skips slots: rounds 48, 24, 12, 6, 3, 1)
+    and sizes beyond the pass's 4 KiB limit (1024 f64: left to work-item-loops)."""
+    text = kernel_text("for_shift", t, op, local)
+    fits = local * np.dtype(TYPES[t]).itemsize <= 4096 and local > 1
+    assert rewritten(text) == fits
+    run(text, t, local, 5, op)
+
+
+def test_reqd_size_of_the_local_size_variant() -> None:
+    """Without a required size the tree stays as it is; the launcher's local-size variant
+    (compiled with the launch's size as the required one) gets the vector step."""
+    text = kernel_text("while_div_i32", "f32", "add", 128).replace(
+        ", mux.reqd_work_group_size = array<i64: 128, 1, 1>", "")
+    text = text.replace("memref<128xf32, 3>", "memref<1024xf32, 3>")
+    assert not rewritten(text)
+    k = xmux.compile(text, cache=False)["tree"]
+    x = inputs("f32", "add", 128 * 6)
+    out = np.zeros(6, np.float32)
+    every = np.zeros_like(x)
+    ref = tree_reference(x, 128, "add")
+    for _ in range(3):  # the generic kernel, then the variant
+        out[:] = np.nan
+        k(x, out, every, global_size=x.size, local_size=128)
+        np.testing.assert_array_equal(out, ref[:, 0])
