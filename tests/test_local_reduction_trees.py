@@ -109,7 +109,7 @@ LOOPS = {
 
 KERNEL = """
 module {{
-  "memref.global"() <{{sym_name = "buf", sym_visibility = "private", type = memref<{L}x{T}, 3>, initial_value}}> : () -> ()
+  memref.global "private" @buf : memref<{L}x{T}, 3> = uninitialized
   func.func @tree(%x: memref<?x{T}>, %out: memref<?x{T}>, %all: memref<?x{T}>)
       attributes {{mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: {L}, 1, 1>}} {{
     %i = mux.get_global_id 0 : index
