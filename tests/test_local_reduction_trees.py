@@ -225,3 +225,88 @@ def test_reqd_size_of_the_local_size_variant() -> None:
         out[:] = np.nan
         k(x, out, every, global_size=x.size, local_size=128)
         np.testing.assert_array_equal(out, ref[:, 0])
+
+
+# Rounds that are not a halving tree: s = 2, 3, 4 in a 4-item group over 8 slots (every round
+# reads slots [s, s + c) the previous ones did not write: the vector cannot shrink, rounds
+# blend), and slots written at lid + 4 from lid + 4 and lid (a write offset that is not 0).
+IRREGULAR = """
+module {
+  memref.global "private" @buf : memref<8xf32, 3> = uninitialized
+  func.func @tree(%x: memref<?xf32>, %out: memref<?xf32>, %all: memref<?xf32>)
+      attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %i = mux.get_global_id 0 : index
+    %lid = mux.get_local_id 0 : index
+    %g = mux.get_group_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    %i2 = arith.muli %i, %c2 : index
+    %l2 = arith.muli %lid, %c2 : index
+    scf.for %k = %c0 to %c2 step %c1 {
+      %src = arith.addi %i2, %k : index
+      %dst = arith.addi %l2, %k : index
+      %v = memref.load %x[%src] : memref<?xf32>
+      memref.store %v, %buf[%dst] : memref<8xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c3 step %c1 {
+      %s = arith.addi %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.subf %a, %b : f32
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    scf.for %j = %c0 to %c3 step %c1 {
+      %s = arith.shrui %c4, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %w = arith.addi %lid, %c4 : index
+        %a = memref.load %buf[%w] : memref<8xf32, 3>
+        %b = memref.load %buf[%lid] : memref<8xf32, 3>
+        %t = arith.mulf %a, %b : f32
+        %u = arith.addf %t, %b : f32
+        memref.store %u, %buf[%w] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    scf.for %k = %c0 to %c2 step %c1 {
+      %src = arith.addi %l2, %k : index
+      %dst = arith.addi %i2, %k : index
+      %v = memref.load %buf[%src] : memref<8xf32, 3>
+      memref.store %v, %all[%dst] : memref<?xf32>
+    }
+    func.return
+  }
+}
+"""
+
+
+def test_irregular_rounds() -> None:
+    module_rewrites = parse(IRREGULAR)
+    make_pass("prepare-barriers").apply(make_context(), module_rewrites)
+    make_pass("vectorize-local-reduction-trees").apply(make_context(), module_rewrites)
+    assert not any(o.name == "scf.for" and any(p.name == "mux.work_group_barrier"
+                                               for p in o.walk())
+                   for o in module_rewrites.walk())
+    groups = 9
+    x = np.random.default_rng(5).uniform(-2, 2, 8 * groups).astype(np.float32)
+    every = np.zeros_like(x)
+    k = xmux.compile(IRREGULAR, cache=False)["tree"]
+    k(x, np.zeros(groups, np.float32), every, global_size=4 * groups, local_size=4)
+    buf = x.reshape(groups, 8).copy()
+    for s in (2, 3, 4):
+        c = min(s, 4)
+        buf[:, :c] = buf[:, :c] - buf[:, s:s + c]
+    for s in (4, 2, 1):
+        buf[:, 4:4 + s] = buf[:, 4:4 + s] * buf[:, :s] + buf[:, :s]
+    np.testing.assert_array_equal(every, buf.reshape(-1))

@@ -425,40 +425,102 @@ def _rounds(loop: Operation, ev: Evaluator, size: int) -> tuple[Body, list[Round
     raise NoMatch("too many rounds")
 
 
-class _Step:
-    """Builds the single-work-item step: load the prefix, the rounds on vectors, store."""
+def _extent(r: Round) -> int:
+    """One past the last slot round ``r`` touches."""
+    return max([r.write, *r.reads]) + r.count
 
-    def __init__(self, body: Body, prefix: int) -> None:
+
+class _Step:
+    """Builds the single-work-item step. The vector ``v`` holds slots ``[0, cur)``; after
+    each round the slots no later round touches are final: they are stored and dropped from
+    ``v`` (a halving tree's vector halves every round, and no round blends two vectors)."""
+
+    def __init__(self, body: Body) -> None:
         t = body.buf.type
         assert isinstance(t, MemRefType)
-        self.body, self.prefix, self.elem = body, prefix, t.element_type
+        self.body, self.elem = body, t.element_type
         self.ops: list[Operation] = []
+        self.consts: dict[int, SSAValue] = {}
+        self.slices: dict[tuple[SSAValue, int, int], SSAValue] = {}
+        self.written: set[int] = set()  # slots some round wrote (the others hold their value)
 
     def add(self, op: Operation) -> SSAValue:
         self.ops.append(op)
         return op.results[0]
+
+    def index(self, value: int) -> SSAValue:
+        if value not in self.consts:
+            self.consts[value] = self.add(arith.ConstantOp(IntegerAttr(value, IndexType())))
+        return self.consts[value]
 
     def shuffle(self, a: SSAValue, b: SSAValue, mask: list[int]) -> SSAValue:
         t = VectorType(self.elem, [len(mask)])
         return self.add(vector.ShuffleOp(a, b, DenseArrayBase.from_list(i64, mask),
                                          result_type=t))
 
+    def lanes(self, v: SSAValue, start: int, n: int) -> SSAValue:
+        """Lanes ``[start, start + n)`` of ``v``."""
+        assert isinstance(v.type, VectorType)
+        if start == 0 and n == v.type.get_shape()[0]:
+            return v
+        key = (v, start, n)
+        if key not in self.slices:
+            self.slices[key] = self.shuffle(v, v, list(range(start, start + n)))
+        return self.slices[key]
+
+    def store(self, v: SSAValue, start: int, lo: int, hi: int) -> None:
+        """Store the written slots of ``[lo, hi)`` from ``v`` (slots from ``start`` on)."""
+        i = lo
+        while i < hi:
+            if i not in self.written:
+                i += 1
+                continue
+            j = i
+            while j < hi and j in self.written:
+                j += 1
+            self.ops.append(vector.StoreOp(self.lanes(v, i - start, j - i), self.body.buf,
+                                           [self.index(i)]))
+            i = j
+
     def build(self, rounds: list[Round]) -> list[Operation]:
-        body, prefix = self.body, self.prefix
-        c0 = self.add(arith.ConstantOp(IntegerAttr(0, IndexType())))
-        v = self.add(vector.LoadOp(body.buf, [c0], VectorType(self.elem, [prefix])))
-        for r in rounds:
-            v = self.round(v, r)
-        self.ops.append(vector.StoreOp(v, body.buf, [c0]))
+        keep = [max(map(_extent, rounds[k:])) for k in range(len(rounds))] + [0]
+        cur = keep[0]
+        v = self.add(vector.LoadOp(self.body.buf, [self.index(0)],
+                                   VectorType(self.elem, [cur])))
+        for r, nxt in zip(rounds, keep[1:], strict=True):
+            res = self.round(v, r)
+            w, n = r.write, r.count
+            self.written.update(range(w, w + n))
+            # slots [nxt, cur) are final: from the round where it wrote them, else from v
+            self.store(v, 0, nxt, min(cur, w))
+            self.store(res, w, max(nxt, w), min(cur, w + n))
+            self.store(v, 0, max(nxt, w + n), cur)
+            if nxt:
+                v = self.kept(v, res, r, nxt)
+            cur = nxt
         return self.ops
 
+    def kept(self, v: SSAValue, res: SSAValue, r: Round, nxt: int) -> SSAValue:
+        """Slots ``[0, nxt)`` after round ``r`` (``res``: its slots ``[w, w + n)``)."""
+        w, n = r.write, r.count
+        if nxt <= w:
+            return self.lanes(v, 0, nxt)
+        if w == 0 and nxt <= n:
+            return self.lanes(res, 0, nxt)
+        # a blend; LLVM's shufflevector takes operands of one type: widen ``res`` first
+        assert isinstance(v.type, VectorType)
+        cur = v.type.get_shape()[0]
+        wide = self.shuffle(res, res, [i % n for i in range(cur)])
+        mask = [cur + i for i in range(nxt)]
+        mask[w:min(nxt, w + n)] = range(min(nxt, w + n) - w)
+        return self.shuffle(wide, v, mask)
+
     def round(self, v: SSAValue, r: Round) -> SSAValue:
-        """``v`` after round ``r``: its lanes ``[w, w + n)`` recomputed."""
-        n, prefix = r.count, self.prefix
+        """The round's new values of slots ``[w, w + n)`` (a vector of ``n``)."""
+        n = r.count
         mapped: dict[SSAValue, SSAValue] = {}
         for ld, o in zip(self.body.loads, r.reads, strict=True):
-            whole = o == 0 and n == prefix
-            mapped[ld.res] = v if whole else self.shuffle(v, v, list(range(o, o + n)))
+            mapped[ld.res] = self.lanes(v, o, n)
         for op in self.body.compute:
             new = type(op).create(
                 operands=[self.operand(mapped, x, n) for x in op.operands],
@@ -467,14 +529,7 @@ class _Step:
                 attributes=dict(op.attributes),
             )
             mapped[op.results[0]] = self.add(new)
-        value = self.operand(mapped, self.body.store.value, n)
-        if n == prefix:
-            return value
-        # LLVM's shufflevector takes operands of one type: widen the round's lanes first
-        wide = self.shuffle(value, value, [i % n for i in range(prefix)])
-        mask = [prefix + i for i in range(prefix)]
-        mask[r.write:r.write + n] = range(n)
-        return self.shuffle(wide, v, mask)
+        return self.operand(mapped, self.body.store.value, n)
 
     def operand(self, mapped: dict[SSAValue, SSAValue], x: SSAValue, n: int) -> SSAValue:
         if x not in mapped:  # a scalar constant: splat it
@@ -489,13 +544,12 @@ def _is_barrier(op: Operation | None) -> bool:
     return isinstance(op, mux.WorkGroupBarrierOp) and not attrs.is_sub_group_scope(op)
 
 
-def _rewrite(loop: Operation, body: Body, rounds: list[Round], results: list[int],
-             prefix: int) -> None:
+def _rewrite(loop: Operation, body: Body, rounds: list[Round], results: list[int]) -> None:
     bar = body.barrier
     first_id = mux.GetLocalLinearIdOp(IndexType())
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
     is_first = arith.CmpiOp(first_id, zero, "eq")
-    step = scf.IfOp(is_first, [], [*_Step(body, prefix).build(rounds), scf.YieldOp()])
+    step = scf.IfOp(is_first, [], [*_Step(body).build(rounds), scf.YieldOp()])
     attrs.mark_single_work_item(step)
     ops: list[Operation] = [first_id, zero, is_first, step]
     # a barrier on each side (none where the kernel already has one right there)
@@ -528,12 +582,11 @@ def vectorize_trees(kernel: Operation, max_bytes: int) -> int:
             continue
         t = body.buf.type
         assert isinstance(t, MemRefType)
-        prefix = max(max(r.write, *r.reads) + r.count if r.reads else r.write + r.count
-                     for r in rounds)
+        prefix = max(map(_extent, rounds))
         bits = t.element_type.bitwidth  # type: ignore[union-attr]
         if prefix * max(bits, 8) > 8 * max_bytes or not _dominates_loop(body.buf, loop):
             continue
-        _rewrite(loop, body, rounds, results, prefix)
+        _rewrite(loop, body, rounds, results)
         done += 1
     if done:
         renumber_barriers(kernel)  # type: ignore[arg-type]

@@ -66,8 +66,10 @@ module {
 // CHECK-NEXT:   %[[A:.*]] = vector.shuffle %[[V]], %[[V]] [0, 1] : vector<4xi32>, vector<4xi32>
 // CHECK-NEXT:   %[[B:.*]] = vector.shuffle %[[V]], %[[V]] [2, 3] : vector<4xi32>, vector<4xi32>
 // CHECK-NEXT:   %{{.*}} = arith.maxsi %[[A]], %[[B]] : vector<2xi32>
-// CHECK:        %{{.*}} = arith.maxsi %{{.*}}, %{{.*}} : vector<1xi32>
-// CHECK:        vector.store %{{.*}}, %buf[%[[C0]]] : memref<4xi32, 3 : i64>, vector<4xi32>
+// CHECK:        %[[M:.*]] = arith.maxsi %{{.*}}, %[[B1:.*]] : vector<1xi32>
+// CHECK-NEXT:   vector.store %[[M]], %buf[%[[C0]]] : memref<4xi32, 3 : i64>, vector<1xi32>
+// CHECK-NEXT:   %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   vector.store %[[B1]], %buf[%[[C1]]] : memref<4xi32, 3 : i64>, vector<1xi32>
 // CHECK-NEXT: }{mux.single_work_item}
 // CHECK-NEXT: %[[END:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: mux.work_group_barrier id 2, work_group, <acq_rel, work_group_memory>
