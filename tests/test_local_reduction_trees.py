@@ -310,3 +310,120 @@ def test_irregular_rounds() -> None:
     for s in (4, 2, 1):
         buf[:, 4:4 + s] = buf[:, 4:4 + s] * buf[:, :s] + buf[:, :s]
     np.testing.assert_array_equal(every, buf.reshape(-1))
+
+
+# ---------------------------------------------------------------------------------------
+# Random trees: the pass against work-item-loops alone (bit for bit)
+# ---------------------------------------------------------------------------------------
+
+RANDOM_OPS = {"f": ["addf", "mulf", "subf", "minimumf", "maxnumf"],
+              "i": ["addi", "muli", "subi", "xori", "maxui", "minsi"]}
+
+
+def random_tree(rng: np.random.Generator) -> tuple[str, str, int, int]:
+    """A random tree kernel: (text, element type, local size, buffer length). Rounds follow
+    s = H >> j, s = H - d*j or a while loop halving / dividing / subtracting; the guard is
+    `lid < s` or `lid <= s` in either operand order, signed or unsigned; the step writes
+    buf[lid + w] from buf[lid + w] and buf[lid + w + s (+1 for <=)]."""
+    local = int(rng.integers(1, 48))
+    t = str(rng.choice(["f32", "f64", "i32", "i64"]))
+    op = str(rng.choice(RANDOM_OPS[t[0]]))
+    h = int(rng.integers(1, 40))
+    w = int(rng.integers(0, 3))
+    le = bool(rng.integers(0, 2))
+    pred = ("ule" if le else "ult") if rng.integers(0, 2) else ("sle" if le else "slt")
+    swapped = {"ult": "ugt", "ule": "uge", "slt": "sgt", "sle": "sge"}[pred]
+    guard = (f"arith.cmpi {pred}, %lid, %s : index" if rng.integers(0, 2)
+             else f"arith.cmpi {swapped}, %s, %lid : index")
+    form = str(rng.choice(["shift", "linear", "while_shift", "while_div", "while_sub"]))
+    d = int(rng.integers(1, 4))
+    k = int(rng.integers(1, 7))
+    sizes = {"shift": [h >> j for j in range(k)], "linear": [h - d * j for j in range(k)]}
+    s, seq = h, []
+    while s > 0 and len(seq) < 64:
+        seq.append(s)
+        s = s // 2 if form != "while_sub" else s - d
+    sizes.update(while_shift=seq, while_div=seq, while_sub=seq)
+    counts = [max(0, min(s + le, local)) for s in sizes[form]]
+    length = max([w + s + le + c for s, c in zip(sizes[form], counts, strict=True)] + [local])
+    length += int(rng.integers(0, 4))
+    step = (f"%o = arith.addi %lid, %s : index\n        %ow = arith.addi %o, %cR : index\n"
+            f"        %w = arith.addi %lid, %cW : index\n"
+            f"        %a = memref.load %buf[%w] : memref<{length}x{t}, 3>\n"
+            f"        %b = memref.load %buf[%ow] : memref<{length}x{t}, 3>\n"
+            f"        %t = arith.{op} %a, %b : {t}\n"
+            f"        memref.store %t, %buf[%w] : memref<{length}x{t}, 3>")
+    body = (f"%active = {guard}\n      scf.if %active {{\n        {step}\n      }}\n"
+            f"      {BARRIER}")
+    if form in ("shift", "linear"):
+        s_op = ("arith.shrui %cH, %j : index" if form == "shift" else
+                "arith.muli %cD, %j : index\n      %s = arith.subi %cH, %dj : index")
+        s_def = f"%s = {s_op}" if form == "shift" else f"%dj = {s_op}"
+        loop = (f"scf.for %j = %c0 to %cK step %c1 {{\n      {s_def}\n      {body}\n    }}")
+    else:
+        nxt = {"while_shift": "arith.shrui %s, %c1 : index",
+               "while_div": "arith.divui %s, %c2 : index",
+               "while_sub": "arith.subi %s, %cD : index"}[form]
+        cond = "sgt" if form == "while_sub" else "ugt"
+        loop = (f"%end = scf.while (%s0 = %cH) : (index) -> index {{\n"
+                f"      %go = arith.cmpi {cond}, %s0, %c0 : index\n"
+                f"      scf.condition(%go) %s0 : index\n    }} do {{\n    ^bb0(%s: index):\n"
+                f"      {body}\n      %next = {nxt}\n      scf.yield %next : index\n    }}")
+    lid = "mux.get_local_id 0" if rng.integers(0, 2) else "mux.get_local_linear_id"
+    text = f"""
+module {{
+  memref.global "private" @buf : memref<{length}x{t}, 3> = uninitialized
+  func.func @tree(%x: memref<?x{t}>, %all: memref<?x{t}>) attributes {{mux.kernel = "entry_point",
+      mux.reqd_work_group_size = array<i64: {local}, 1, 1>}} {{
+    %lid = {lid} : index
+    %g = mux.get_group_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cD = arith.constant {d} : index
+    %cH = arith.constant {h} : index
+    %cK = arith.constant {k} : index
+    %cW = arith.constant {w} : index
+    %cR = arith.constant {w + int(le)} : index
+    %cL = arith.constant {local} : index
+    %cN = arith.constant {length} : index
+    %base = arith.muli %g, %cN : index
+    %buf = memref.get_global @buf : memref<{length}x{t}, 3>
+    scf.for %q = %lid to %cN step %cL {{
+      %src = arith.addi %base, %q : index
+      %v = memref.load %x[%src] : memref<?x{t}>
+      memref.store %v, %buf[%q] : memref<{length}x{t}, 3>
+    }}
+    {BARRIER}
+    {loop}
+    {BARRIER}
+    scf.for %q = %lid to %cN step %cL {{
+      %dst = arith.addi %base, %q : index
+      %v = memref.load %buf[%q] : memref<{length}x{t}, 3>
+      memref.store %v, %all[%dst] : memref<?x{t}>
+    }}
+    func.return
+  }}
+}}
+"""
+    return text, t, local, length
+
+
+def test_random_trees_match_work_item_loops() -> None:
+    without = [p for p in xmux.pipelines.cpu() if p.name != "vectorize-local-reduction-trees"]
+    matched = 0
+    cases = 24
+    for seed in range(cases):
+        rng = np.random.default_rng(1000 + seed)
+        text, t, local, length = random_tree(rng)
+        matched += rewritten(text)
+        groups = 3
+        x = inputs(t, "add", length * groups)
+        outs = []
+        for pipeline in (None, without):
+            every = np.zeros_like(x)
+            prog = xmux.compile(text, cache=False, pipeline=pipeline)
+            prog["tree"](x, every, global_size=local * groups, local_size=local)
+            outs.append(every)
+        np.testing.assert_array_equal(outs[0], outs[1], err_msg=f"seed {1000 + seed}:\n{text}")
+    assert matched >= cases * 3 // 4  # the generator makes mostly trees the pass takes
