@@ -204,6 +204,14 @@ class Evaluator:
     reqd: tuple[int, int, int]
     env: dict[SSAValue, int] = field(default_factory=dict)
 
+    def lid(self, offset: int, t: Attribute, unsigned: bool = False) -> Lid:
+        """``lid + offset`` as a value of type ``t``: every work-item's value must fit
+        without wrapping (and be non-negative where an unsigned cast reads it)."""
+        half = 1 << (_width(t) - 1)
+        if offset < -half or offset + math.prod(self.reqd) > half or (unsigned and offset < 0):
+            raise NoMatch("the work-item id may wrap")
+        return Lid(offset)
+
     def __call__(self, v: SSAValue) -> Value:
         if v in self.env:
             return self.env[v]
@@ -217,18 +225,19 @@ class Evaluator:
         if isinstance(op, mux.GetLocalSizeOp | mux.GetEnqueuedLocalSizeOp):
             return self.reqd[op.dim.value.data]
         if isinstance(op, mux.GetLocalLinearIdOp):
-            return Lid()
+            return self.lid(0, v.type)
         if isinstance(op, mux.GetLocalIdOp):
             if op.dim.value.data != 0 or self.reqd[1:] != (1, 1):
                 raise NoMatch("a local id that is not the linear id")
-            return Lid()
+            return self.lid(0, v.type)
         w = _width(v.type)
         args = [self(x) for x in op.operands]
         if op.name in ("arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi",
                        "arith.trunci"):
             (a,) = args
             if isinstance(a, Lid):
-                return a  # ids and their offsets here are small: every cast keeps them
+                return self.lid(a.offset, v.type, op.name in ("arith.extui",
+                                                              "arith.index_castui"))
             src = _width(op.operands[0].type)
             signed = op.name in ("arith.index_cast", "arith.extsi")
             return _signed(_signed(a, src) if signed else _unsigned(a, src), w)
@@ -245,11 +254,11 @@ class Evaluator:
             return int(_CMP[op.predicate.value.data](a, b, _width(op.lhs.type)))
         if isinstance(a, Lid) or isinstance(b, Lid):
             if op.name == "arith.addi" and isinstance(a, Lid) and isinstance(b, int):
-                return Lid(a.offset + b)
+                return self.lid(a.offset + b, v.type)
             if op.name == "arith.addi" and isinstance(b, Lid) and isinstance(a, int):
-                return Lid(b.offset + a)
+                return self.lid(b.offset + a, v.type)
             if op.name == "arith.subi" and isinstance(a, Lid) and isinstance(b, int):
-                return Lid(a.offset - b)
+                return self.lid(a.offset - b, v.type)
             raise NoMatch(f"'{op.name}' of the work-item id")
         return _binary(op.name, a, b, w)
 

@@ -4,11 +4,12 @@
 // work-item-loops: no required size (rounds unknown), a buffer in global memory (other
 // work-groups may see it), a round whose loads read a slot another work-item of the round
 // writes (offset s - 1: a race), a round that also stores elsewhere, a guard that is not
-// `lid < bound`, a trip count from a kernel argument, and local id x in a 4x2 group (not a
-// work-item's unique id).
+// `lid < bound`, a trip count from a kernel argument, local id x in a 4x2 group (not a
+// work-item's unique id), and an id that wraps in the guard's type.
 
 module {
   "memref.global"() <{sym_name = "buf", sym_visibility = "private", type = memref<8xf32, 3>, initial_value}> : () -> ()
+  memref.global "private" @big : memref<512xf32, 3> = uninitialized
 
   // CHECK-LABEL: func.func @control(
   // CHECK-NOT:     scf.for
@@ -238,6 +239,36 @@ module {
         %t = arith.addf %a, %b : f32
         
         memref.store %t, %buf[%lid] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // The guard compares the id truncated to i8 in a 256-item group: ids 128-255 wrap to
+  // negative values, which `slt` lets in; not the prefix [0, s) the pass could prove.
+  // CHECK-LABEL: func.func @id_wraps_in_i8(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @id_wraps_in_i8(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 256, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %l8 = arith.index_cast %lid : index to i8
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %buf = memref.get_global @big : memref<512xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %s8 = arith.index_cast %s : index to i8
+      %active = arith.cmpi slt, %l8, %s8 : i8
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<512xf32, 3>
+        %b = memref.load %buf[%o] : memref<512xf32, 3>
+        %t = arith.addf %a, %b : f32
+        memref.store %t, %buf[%lid] : memref<512xf32, 3>
       }
       mux.work_group_barrier work_group, <acq_rel, work_group_memory>
     }
