@@ -42,7 +42,8 @@ A loop matches when (everything checked, nothing assumed from names or shapes of
 * the touched prefix fits ``max-bytes`` (default 4096: 1024 f32).
 
 Anything else (a guard on another value, a store to global memory in a round, a dynamic
-group size, a loop without a barrier, a bigger buffer) is left to work-item-loops. Runs after
+group size, a loop without a barrier, a bigger buffer; in the checking mode the bounds checks
+insert-bounds-checks puts in the step) is left to work-item-loops. Runs after
 lower-work-group-collectives and before work-item-loops; barriers are renumbered as
 prepare-barriers numbers them.
 
