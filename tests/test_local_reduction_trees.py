@@ -6,6 +6,8 @@ are the tree's too. Each case also checks whether the pass rewrote the loop."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -143,8 +145,25 @@ def kernel_text(form: str, t: str, op: str, local: int) -> str:
         step = step.replace("%o = arith.addi %lid, %s : index",
                             "%o = arith.index_cast %o32 : i32 to index")
     half = local // 2
-    loop = LOOPS[form].format(K=half.bit_length(), STEP=step, BARRIER=BARRIER)
+    rounds = half.bit_length()
+    if form in STRAIGHT:
+        looped = max(0, rounds - 3) if form == "loop_then_unrolled" else 0
+        loop = LOOPS["for_shift"].format(K=looped, STEP=step, BARRIER=BARRIER)
+        loop += "".join(unrolled_round(step, half >> j, j) for j in range(looped, rounds))
+    else:
+        loop = LOOPS[form].format(K=rounds, STEP=step, BARRIER=BARRIER)
     return KERNEL.format(L=local, T=t, H=half, LOOP=loop, BARRIER=BARRIER)
+
+
+#: rounds written out one after the other: all of them, or the last three after a loop
+STRAIGHT = ("unrolled", "loop_then_unrolled")
+
+
+def unrolled_round(step: str, s: int, j: int) -> str:
+    step = re.sub(r"%s\b", f"%s{j}", step)
+    return (f"    %s{j} = arith.constant {s} : index\n"
+            f"    %active{j} = arith.cmpi ult, %lid, %s{j} : index\n"
+            f"    scf.if %active{j} {{{step}    }}\n    {BARRIER}\n")
 
 
 def tree_reference(x: np.ndarray, local: int, op: str) -> np.ndarray:
@@ -187,7 +206,7 @@ def run(text: str, t: str, local: int, groups: int, op: str) -> None:
     np.testing.assert_array_equal(every, ref.reshape(-1))
 
 
-@pytest.mark.parametrize("form", sorted(LOOPS))
+@pytest.mark.parametrize("form", sorted(LOOPS) + list(STRAIGHT))
 @pytest.mark.parametrize("t,op", [("f32", "add"), ("f64", "max"), ("i32", "add"),
                                   ("i64", "min"), ("f32", "selmax"), ("i32", "selmax")])
 def test_loop_forms_types_and_ops(form: str, t: str, op: str) -> None:
@@ -322,7 +341,8 @@ RANDOM_OPS = {"f": ["addf", "mulf", "subf", "minimumf", "maxnumf"],
 
 def random_tree(rng: np.random.Generator) -> tuple[str, str, int, int]:
     """A random tree kernel: (text, element type, local size, buffer length). Rounds follow
-    s = H >> j, s = H - d*j or a while loop halving / dividing / subtracting; the guard is
+    s = H >> j, s = H - d*j, a while loop halving / dividing / subtracting, or are written out
+    one after the other (s = H, H/2, ...: at most k of them); the guard is
     `lid < s` or `lid <= s` in either operand order, signed or unsigned; the step writes
     buf[lid + w] from buf[lid + w] and buf[lid + w + s (+1 for <=)]."""
     local = int(rng.integers(1, 48))
@@ -335,7 +355,8 @@ def random_tree(rng: np.random.Generator) -> tuple[str, str, int, int]:
     swapped = {"ult": "ugt", "ule": "uge", "slt": "sgt", "sle": "sge"}[pred]
     guard = (f"arith.cmpi {pred}, %lid, %s : index" if rng.integers(0, 2)
              else f"arith.cmpi {swapped}, %s, %lid : index")
-    form = str(rng.choice(["shift", "linear", "while_shift", "while_div", "while_sub"]))
+    form = str(rng.choice(["shift", "linear", "while_shift", "while_div", "while_sub",
+                           "straight"]))
     d = int(rng.integers(1, 4))
     k = int(rng.integers(1, 7))
     sizes = {"shift": [h >> j for j in range(k)], "linear": [h - d * j for j in range(k)]}
@@ -343,7 +364,7 @@ def random_tree(rng: np.random.Generator) -> tuple[str, str, int, int]:
     while s > 0 and len(seq) < 64:
         seq.append(s)
         s = s // 2 if form != "while_sub" else s - d
-    sizes.update(while_shift=seq, while_div=seq, while_sub=seq)
+    sizes.update(while_shift=seq, while_div=seq, while_sub=seq, straight=seq[:k])
     counts = [max(0, min(s + le, local)) for s in sizes[form]]
     length = max([w + s + le + c for s, c in zip(sizes[form], counts, strict=True)] + [local])
     length += int(rng.integers(0, 4))
@@ -355,7 +376,11 @@ def random_tree(rng: np.random.Generator) -> tuple[str, str, int, int]:
             f"        memref.store %t, %buf[%w] : memref<{length}x{t}, 3>")
     body = (f"%active = {guard}\n      scf.if %active {{\n        {step}\n      }}\n"
             f"      {BARRIER}")
-    if form in ("shift", "linear"):
+    if form == "straight":  # the rounds written out, s a constant in each
+        loop = "\n    ".join(
+            re.sub(r"%s\b", f"%s{j}", f"%s = arith.constant {sj} : index\n      {body}")
+            .replace("%active", f"%active{j}") for j, sj in enumerate(sizes[form]))
+    elif form in ("shift", "linear"):
         s_op = ("arith.shrui %cH, %j : index" if form == "shift" else
                 "arith.muli %cD, %j : index\n      %s = arith.subi %cH, %dj : index")
         s_def = f"%s = {s_op}" if form == "shift" else f"%dj = {s_op}"

@@ -41,6 +41,11 @@ A loop matches when (everything checked, nothing assumed from names or shapes of
   and is left alone); every access is in bounds;
 * the touched prefix fits ``max-bytes`` (default 4096: 1024 f32).
 
+Rounds written out one after the other match too (CUDA-style code unrolls a tree's last
+rounds): two or more such ``scf.if`` steps in one block of such a kernel, each followed by a
+barrier, only pure integer ops between, every round value a constant; the steps and all
+their barriers but the last are replaced.
+
 Anything else (a guard on another value, a store to global memory in a round, a dynamic
 group size, a loop without a barrier, a bigger buffer; in the checking mode the bounds checks
 insert-bounds-checks puts in the step) is left to work-item-loops. Runs after
@@ -48,7 +53,8 @@ lower-work-group-collectives and before work-item-loops; barriers are renumbered
 prepare-barriers numbers them.
 
 Guarantees: the same results as the tree for race-free kernels (extra barriers around the
-step are valid: every work-item reaches the loop, which runs a barrier). The step is an
+step are valid: every work-item reaches the loop, which runs a barrier; none is added where
+one is already there with only pure integer ops between). The step is an
 ``scf.if`` on local linear id 0 marked ``mux.single_work_item`` (work-item-loops runs it
 once per group).
 
@@ -271,37 +277,41 @@ class Evaluator:
 
 
 @dataclass
-class Round:
-    """One active round: slots ``[w, w + count)`` get f(buf[i + o] for o in offsets)."""
-
-    count: int
-    write: int
-    reads: list[int]
-
-
-@dataclass
-class Body:
-    """The structure of a round (the same in every round)."""
+class Step:
+    """A guarded step: ``if (lid < B) buf[lid + w] = f(buf[lid + o]...)``."""
 
     guard: scf.IfOp
-    barrier: mux.WorkGroupBarrierOp
     buf: SSAValue
     loads: list[memref.LoadOp]
     compute: list[Operation]
     store: memref.StoreOp
 
 
-def _body(block: Block) -> Body:
+@dataclass
+class Round:
+    """One active round: slots ``[w, w + count)`` get f(buf[i + o] for o in offsets)."""
+
+    count: int
+    write: int
+    reads: list[int]
+    step: Step
+
+
+def _loop_body(block: Block) -> tuple[Step, mux.WorkGroupBarrierOp]:
+    """A loop body that is one round: pure round values, one guarded step, one barrier."""
     ops = list(block.ops)[:-1]
     ifs = [o for o in ops if isinstance(o, scf.IfOp)]
     bars = [o for o in ops if isinstance(o, mux.WorkGroupBarrierOp)]
-    if len(ifs) != 1 or len(bars) != 1:
-        raise NoMatch("a round is one guarded step and one barrier")
-    guard, barrier = ifs[0], bars[0]
-    if attrs.is_sub_group_scope(barrier) or guard.results:
-        raise NoMatch("a sub-group barrier or a guarded step with results")
-    if any(o not in (guard, barrier) and o.name not in EVALUATED for o in ops):
+    if len(ifs) != 1 or len(bars) != 1 or not _is_barrier(bars[0]):
+        raise NoMatch("a round is one guarded step and one work-group barrier")
+    if any(o not in (ifs[0], bars[0]) and o.name not in EVALUATED for o in ops):
         raise NoMatch("a round computes more than round values")
+    return _step(ifs[0]), bars[0]
+
+
+def _step(guard: scf.IfOp) -> Step:
+    if guard.results:
+        raise NoMatch("a guarded step with results")
     if guard.false_region.blocks and len(guard.false_region.block.ops) > 1:
         raise NoMatch("a guarded step with an else branch")
     inner = list(guard.true_region.block.ops)[:-1]
@@ -339,7 +349,7 @@ def _body(block: Block) -> Body:
         for x in data:
             if x not in known and not isinstance(x.owner, arith.ConstantOp):
                 raise NoMatch("the stored value depends on more than the loads and constants")
-    return Body(guard, barrier, buf, loads, compute, store)
+    return Step(guard, buf, loads, compute, store)
 
 
 def _active(ev: Evaluator, cond: SSAValue, size: int) -> int:
@@ -363,14 +373,17 @@ def _active(ev: Evaluator, cond: SSAValue, size: int) -> int:
     return max(0, min(bound, size))
 
 
-def _round(ev: Evaluator, body: Body, size: int, length: int) -> Round | None:
-    count = _active(ev, body.guard.cond, size)
+def _round(ev: Evaluator, step: Step, size: int) -> Round | None:
+    count = _active(ev, step.guard.cond, size)
     if count == 0:
         return None
-    (w_idx,) = body.store.indices
+    t = step.buf.type
+    assert isinstance(t, MemRefType)
+    length = t.shape.data[0].data
+    (w_idx,) = step.store.indices
     write = ev(w_idx)
     reads = []
-    for ld in body.loads:
+    for ld in step.loads:
         (idx,) = ld.indices
         reads.append(ev(idx))
     if not isinstance(write, Lid) or not all(isinstance(r, Lid) for r in reads):
@@ -382,7 +395,7 @@ def _round(ev: Evaluator, body: Body, size: int, length: int) -> Round | None:
             raise NoMatch("a round reads slots another work-item of it writes")
     if min([w, *offs]) < 0 or max([w, *offs]) + count > length:
         raise NoMatch("an access out of the buffer's bounds")
-    return Round(count, w, offs)
+    return Round(count, w, offs, step)
 
 
 def _bind(ev: Evaluator, block: Block, values: list[int]) -> None:
@@ -390,49 +403,83 @@ def _bind(ev: Evaluator, block: Block, values: list[int]) -> None:
         ev.env[arg] = v
 
 
-def _rounds(loop: Operation, ev: Evaluator, size: int) -> tuple[Body, list[Round], list[int]]:
-    """The loop's structure, its active rounds and its results' final values."""
+def _loop_rounds(loop: Operation, ev: Evaluator, size: int
+                 ) -> tuple[mux.WorkGroupBarrierOp, list[Round], list[int]]:
+    """The loop's barrier, its active rounds and its results' final values."""
     body_block = loop.body.block if isinstance(loop, scf.ForOp) else loop.after_region.block
-    body = _body(body_block)
-    t = body.buf.type
-    assert isinstance(t, MemRefType)
-    length = t.shape.data[0].data
+    step, barrier = _loop_body(body_block)
     rounds: list[Round] = []
+
+    def one_round(args: list[int]) -> list[int]:
+        if len(rounds) >= MAX_ROUNDS:
+            raise NoMatch("too many rounds")
+        _bind(ev, body_block, args)
+        r = _round(ev, step, size)
+        if r:
+            rounds.append(r)
+        return [ev.int(v) for v in body_block.last_op.operands]  # type: ignore[union-attr]
+
     if isinstance(loop, scf.ForOp):
-        i, ub, step = ev.int(loop.lb), ev.int(loop.ub), ev.int(loop.step)
+        i, ub, inc = ev.int(loop.lb), ev.int(loop.ub), ev.int(loop.step)
         carried = [ev.int(v) for v in loop.iter_args]
-        if step <= 0:
+        if inc <= 0:
             raise NoMatch("a loop step that is not positive")
         while i < ub:
-            if len(rounds) >= MAX_ROUNDS:
-                raise NoMatch("too many rounds")
-            _bind(ev, body_block, [i, *carried])
-            r = _round(ev, body, size, length)
-            if r:
-                rounds.append(r)
-            carried = [ev.int(v) for v in body_block.last_op.operands]  # type: ignore
-            i += step
-        return body, rounds, carried
+            carried = one_round([i, *carried])
+            i += inc
+        return barrier, rounds, carried
     assert isinstance(loop, scf.WhileOp)
     before = loop.before_region.block
     if any(o.name not in EVALUATED for o in list(before.ops)[:-1]):
         raise NoMatch("the loop condition computes more than round values")
     carried = [ev.int(v) for v in loop.arguments]
-    for _ in range(MAX_ROUNDS + 1):
+    while True:
         _bind(ev, before, carried)
         cond = before.last_op
         assert isinstance(cond, scf.ConditionOp)
         forwarded = [ev.int(v) for v in cond.args]
         if not ev.int(cond.condition):
-            return body, rounds, forwarded
-        if len(rounds) >= MAX_ROUNDS:
-            break
-        _bind(ev, body_block, forwarded)
-        r = _round(ev, body, size, length)
-        if r:
-            rounds.append(r)
-        carried = [ev.int(v) for v in body_block.last_op.operands]  # type: ignore
-    raise NoMatch("too many rounds")
+            return barrier, rounds, forwarded
+        carried = one_round(forwarded)
+
+
+def _straight_runs(block: Block, ev: Evaluator, size: int
+                   ) -> list[tuple[list[tuple[scf.IfOp, mux.WorkGroupBarrierOp]], list[Round]]]:
+    """Runs of two or more rounds written out one after the other (``if (lid < 128) ...;
+    barrier; if (lid < 64) ...; barrier; ...``, round values and pure integer ops between)."""
+    runs = []
+    pairs: list[tuple[scf.IfOp, mux.WorkGroupBarrierOp]] = []
+    rounds: list[Round] = []
+    pending: tuple[scf.IfOp, Round | None] | None = None
+
+    def close() -> None:
+        nonlocal pairs, rounds
+        if len(pairs) >= 2 and rounds:
+            runs.append((pairs, rounds))
+        pairs, rounds = [], []
+
+    for op in block.ops:
+        if isinstance(op, scf.IfOp):
+            try:
+                step = _step(op)
+                r = _round(ev, step, size)
+            except NoMatch:
+                pending = None
+                close()
+                continue
+            if pending is not None:  # a step not followed by a barrier ends the run
+                close()
+            pending = (op, r)
+        elif _is_barrier(op) and pending is not None:
+            pairs.append((pending[0], op))  # type: ignore[arg-type]
+            if pending[1]:
+                rounds.append(pending[1])
+            pending = None
+        elif op.name not in EVALUATED:
+            pending = None
+            close()
+    close()
+    return [(p, rs) for p, rs in runs if len({r.step.buf for r in rs}) == 1]
 
 
 def _extent(r: Round) -> int:
@@ -440,15 +487,15 @@ def _extent(r: Round) -> int:
     return max([r.write, *r.reads]) + r.count
 
 
-class _Step:
+class _Builder:
     """Builds the single-work-item step. The vector ``v`` holds slots ``[0, cur)``; after
     each round the slots no later round touches are final: they are stored and dropped from
     ``v`` (a halving tree's vector halves every round, and no round blends two vectors)."""
 
-    def __init__(self, body: Body) -> None:
-        t = body.buf.type
+    def __init__(self, buf: SSAValue) -> None:
+        t = buf.type
         assert isinstance(t, MemRefType)
-        self.body, self.elem = body, t.element_type
+        self.buf, self.elem = buf, t.element_type
         self.ops: list[Operation] = []
         self.consts: dict[int, SSAValue] = {}
         self.slices: dict[tuple[SSAValue, int, int], SSAValue] = {}
@@ -488,14 +535,14 @@ class _Step:
             j = i
             while j < hi and j in self.written:
                 j += 1
-            self.ops.append(vector.StoreOp(self.lanes(v, i - start, j - i), self.body.buf,
+            self.ops.append(vector.StoreOp(self.lanes(v, i - start, j - i), self.buf,
                                            [self.index(i)]))
             i = j
 
     def build(self, rounds: list[Round]) -> list[Operation]:
         keep = [max(map(_extent, rounds[k:])) for k in range(len(rounds))] + [0]
         cur = keep[0]
-        v = self.add(vector.LoadOp(self.body.buf, [self.index(0)],
+        v = self.add(vector.LoadOp(self.buf, [self.index(0)],
                                    VectorType(self.elem, [cur])))
         for r, nxt in zip(rounds, keep[1:], strict=True):
             res = self.round(v, r)
@@ -527,11 +574,11 @@ class _Step:
 
     def round(self, v: SSAValue, r: Round) -> SSAValue:
         """The round's new values of slots ``[w, w + n)`` (a vector of ``n``)."""
-        n = r.count
+        n, step = r.count, r.step
         mapped: dict[SSAValue, SSAValue] = {}
-        for ld, o in zip(self.body.loads, r.reads, strict=True):
+        for ld, o in zip(step.loads, r.reads, strict=True):
             mapped[ld.res] = self.lanes(v, o, n)
-        for op in self.body.compute:
+        for op in step.compute:
             new = type(op).create(
                 operands=[self.operand(mapped, x, n) for x in op.operands],
                 result_types=[VectorType(x.type, [n]) for x in op.results],
@@ -539,7 +586,7 @@ class _Step:
                 attributes=dict(op.attributes),
             )
             mapped[op.results[0]] = self.add(new)
-        return self.operand(mapped, self.body.store.value, n)
+        return self.operand(mapped, step.store.value, n)
 
     def operand(self, mapped: dict[SSAValue, SSAValue], x: SSAValue, n: int) -> SSAValue:
         if x not in mapped:  # a scalar constant: splat it
@@ -554,25 +601,65 @@ def _is_barrier(op: Operation | None) -> bool:
     return isinstance(op, mux.WorkGroupBarrierOp) and not attrs.is_sub_group_scope(op)
 
 
-def _rewrite(loop: Operation, body: Body, rounds: list[Round], results: list[int]) -> None:
-    bar = body.barrier
+def _barrier_next_to(op: Operation, before: bool) -> bool:
+    """A barrier right before (after) ``op``, only pure integer ops between."""
+    cur = op.prev_op if before else op.next_op
+    while cur is not None and not _is_barrier(cur) and cur.name in EVALUATED:
+        cur = cur.prev_op if before else cur.next_op
+    return _is_barrier(cur)
+
+
+def _barrier_like(bar: mux.WorkGroupBarrierOp) -> mux.WorkGroupBarrierOp:
+    return mux.WorkGroupBarrierOp(bar.scope.data, bar.semantics_value())
+
+
+def _single_step(rounds: list[Round]) -> list[Operation]:
+    """``if (local linear id == 0) {the rounds on vectors}``, marked single work-item."""
     first_id = mux.GetLocalLinearIdOp(IndexType())
     zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
     is_first = arith.CmpiOp(first_id, zero, "eq")
-    step = scf.IfOp(is_first, [], [*_Step(body).build(rounds), scf.YieldOp()])
+    step = scf.IfOp(is_first, [], [*_Builder(rounds[0].step.buf).build(rounds), scf.YieldOp()])
     attrs.mark_single_work_item(step)
-    ops: list[Operation] = [first_id, zero, is_first, step]
-    # a barrier on each side (none where the kernel already has one right there)
-    if not _is_barrier(loop.prev_op):
-        ops.insert(0, mux.WorkGroupBarrierOp(bar.scope.data, bar.semantics_value()))
-    if not _is_barrier(loop.next_op):
-        ops.append(mux.WorkGroupBarrierOp(bar.scope.data, bar.semantics_value()))
+    return [first_id, zero, is_first, step]
+
+
+def _rewrite_loop(loop: Operation, bar: mux.WorkGroupBarrierOp, rounds: list[Round],
+                  results: list[int]) -> None:
+    ops = _single_step(rounds)
+    # a barrier on each side (none where the kernel already has one there: only pure
+    # integer ops between)
+    if not _barrier_next_to(loop, before=True):
+        ops.insert(0, _barrier_like(bar))
+    if not _barrier_next_to(loop, before=False):
+        ops.append(_barrier_like(bar))
     for res, value in zip(loop.results, results, strict=True):
         c = arith.ConstantOp(IntegerAttr(value, res.type))
         ops.append(c)
         res.replace_all_uses_with(c.result)
     Rewriter.insert_op(ops, InsertPoint.before(loop))
     Rewriter.erase_op(loop)
+
+
+def _rewrite_run(pairs: list[tuple[scf.IfOp, mux.WorkGroupBarrierOp]],
+                 rounds: list[Round]) -> None:
+    """The steps go, and the barriers but the last; the single step stands where the first
+    step stood, after a barrier (the run's round values stay where they are: pure)."""
+    first = pairs[0][0]
+    ops = _single_step(rounds)
+    if not _barrier_next_to(first, before=True):
+        ops.insert(0, _barrier_like(pairs[0][1]))
+    Rewriter.insert_op(ops, InsertPoint.before(first))
+    for i, (guard, bar) in enumerate(pairs):
+        Rewriter.erase_op(guard)
+        if i + 1 < len(pairs):
+            Rewriter.erase_op(bar)
+
+
+def _fits(rounds: list[Round], max_bytes: int) -> bool:
+    t = rounds[0].step.buf.type
+    assert isinstance(t, MemRefType)
+    bits = t.element_type.bitwidth  # type: ignore[union-attr]
+    return max(map(_extent, rounds)) * max(bits, 8) <= 8 * max_bytes
 
 
 def vectorize_trees(kernel: Operation, max_bytes: int) -> int:
@@ -585,19 +672,20 @@ def vectorize_trees(kernel: Operation, max_bytes: int) -> int:
     loops = [o for o in kernel.walk() if isinstance(o, scf.ForOp | scf.WhileOp)]
     for loop in loops:
         try:
-            body, rounds, results = _rounds(loop, Evaluator(reqd), size)
+            bar, rounds, results = _loop_rounds(loop, Evaluator(reqd), size)
         except NoMatch:
             continue
-        if not rounds:
-            continue
-        t = body.buf.type
-        assert isinstance(t, MemRefType)
-        prefix = max(map(_extent, rounds))
-        bits = t.element_type.bitwidth  # type: ignore[union-attr]
-        if prefix * max(bits, 8) > 8 * max_bytes or not _dominates_loop(body.buf, loop):
-            continue
-        _rewrite(loop, body, rounds, results)
-        done += 1
+        if rounds and _fits(rounds, max_bytes) and _dominates_loop(rounds[0].step.buf, loop):
+            _rewrite_loop(loop, bar, rounds, results)
+            done += 1
+    blocks = [b for o in kernel.walk() for r in o.regions for b in r.blocks]
+    for block in blocks:
+        for pairs, rounds in _straight_runs(block, Evaluator(reqd), size):
+            if _fits(rounds, max_bytes) and all(
+                _dominates_loop(rounds[0].step.buf, guard) for guard, _ in pairs
+            ):
+                _rewrite_run(pairs, rounds)
+                done += 1
     if done:
         renumber_barriers(kernel)  # type: ignore[arg-type]
     return done

@@ -274,4 +274,88 @@ module {
     }
     func.return
   }
+
+  // Written out: one round alone is not a run (work-item-loops vectorizes it).
+  // CHECK-LABEL: func.func @one_written_round(
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @one_written_round(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %c4 = arith.constant 4 : index
+    %a4 = arith.cmpi ult, %lid, %c4 : index
+    scf.if %a4 {
+      %o = arith.addi %lid, %c4 : index
+      %a = memref.load %buf[%lid] : memref<8xf32, 3>
+      %b = memref.load %buf[%o] : memref<8xf32, 3>
+      %t = arith.addf %a, %b : f32
+      memref.store %t, %buf[%lid] : memref<8xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    func.return
+  }
+
+  // Written out: two steps with no barrier between them (a race) are not rounds.
+  // CHECK-LABEL: func.func @rounds_without_barrier_between(
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @rounds_without_barrier_between(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %c4 = arith.constant 4 : index
+    %a4 = arith.cmpi ult, %lid, %c4 : index
+    scf.if %a4 {
+      %o = arith.addi %lid, %c4 : index
+      %a = memref.load %buf[%lid] : memref<8xf32, 3>
+      %b = memref.load %buf[%o] : memref<8xf32, 3>
+      %t = arith.addf %a, %b : f32
+      memref.store %t, %buf[%lid] : memref<8xf32, 3>
+    }
+    %c2 = arith.constant 2 : index
+    %a2 = arith.cmpi ult, %lid, %c2 : index
+    scf.if %a2 {
+      %o = arith.addi %lid, %c2 : index
+      %a = memref.load %buf[%lid] : memref<8xf32, 3>
+      %b = memref.load %buf[%o] : memref<8xf32, 3>
+      %t = arith.addf %a, %b : f32
+      memref.store %t, %buf[%lid] : memref<8xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    func.return
+  }
+
+  // Written out: a global store between two rounds ends the run (each alone).
+  // CHECK-LABEL: func.func @run_broken_by_a_store(
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @run_broken_by_a_store(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %c4 = arith.constant 4 : index
+    %a4 = arith.cmpi ult, %lid, %c4 : index
+    scf.if %a4 {
+      %o = arith.addi %lid, %c4 : index
+      %a = memref.load %buf[%lid] : memref<8xf32, 3>
+      %b = memref.load %buf[%o] : memref<8xf32, 3>
+      %t = arith.addf %a, %b : f32
+      memref.store %t, %buf[%lid] : memref<8xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %cf = arith.constant 1.0 : f32
+    memref.store %cf, %x[%lid] : memref<?xf32>
+    %c2 = arith.constant 2 : index
+    %a2 = arith.cmpi ult, %lid, %c2 : index
+    scf.if %a2 {
+      %o = arith.addi %lid, %c2 : index
+      %a = memref.load %buf[%lid] : memref<8xf32, 3>
+      %b = memref.load %buf[%o] : memref<8xf32, 3>
+      %t = arith.addf %a, %b : f32
+      memref.store %t, %buf[%lid] : memref<8xf32, 3>
+    }
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    func.return
+  }
 }
