@@ -36,9 +36,9 @@ A loop matches when (everything checked, nothing assumed from names or shapes of
   constants (arithmetic, min/max, bitwise; not comparisons or selects, which xDSL's
   ``arith`` has for scalars only), and ends with one ``memref.store`` to ``buf[lid + w]``;
   ``buf`` is one rank-1 memref of static size in memory space 3 (work-group local, so no
-  other work-group sees it) with an integer or float element type; a load reads either the
-  slot the work-item writes or slots no work-item of the round writes (else the round races
-  and is left alone); every access is in bounds;
+  other work-group sees it: a module global or a kernel argument) with an integer or float
+  element type; a load reads either the slot the work-item writes or slots no work-item of
+  the round writes (else the round races and is left alone); every access is in bounds;
 * the touched prefix fits ``max-bytes`` (default 4096: 1024 f32).
 
 Rounds written out one after the other match too (CUDA-style code unrolls a tree's last
@@ -329,6 +329,8 @@ def _step(guard: scf.IfOp) -> Step:
         or not isinstance(t.element_type, IntegerType | AnyFloat)
     ):
         raise NoMatch("not a static rank-1 local buffer of numbers")
+    if not isinstance(buf.owner, memref.GetGlobalOp | Block):
+        raise NoMatch("local memory that is not a module global or a kernel argument")
     loads: list[memref.LoadOp] = []
     compute: list[Operation] = []
     known: set[SSAValue] = set()  # loaded values and what is computed from them

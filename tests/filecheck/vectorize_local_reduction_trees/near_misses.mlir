@@ -2,10 +2,11 @@
 
 // One template: rewritten as it is (@control), then near misses of it, each left to
 // work-item-loops: no required size (rounds unknown), a buffer in global memory (other
-// work-groups may see it), a round whose loads read a slot another work-item of the round
-// writes (offset s - 1: a race), a round that also stores elsewhere, a guard that is not
-// `lid < bound`, a trip count from a kernel argument, local id x in a 4x2 group (not a
-// work-item's unique id), and an id that wraps in the guard's type.
+// work-groups may see it), an alloca in memory space 3 (not the group's shared memory), a
+// round whose loads read a slot another work-item of the round writes (offset s - 1: a
+// race), a round that also stores elsewhere, a guard that is not `lid < bound`, a trip count
+// from a kernel argument, local id x in a 4x2 group (not a work-item's unique id), and an id
+// that wraps in the guard's type.
 
 module {
   "memref.global"() <{sym_name = "buf", sym_visibility = "private", type = memref<8xf32, 3>, initial_value}> : () -> ()
@@ -93,6 +94,35 @@ module {
         %t = arith.addf %a, %b : f32
         
         memref.store %t, %buf[%lid] : memref<8xf32>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    }
+    func.return
+  }
+
+  // CHECK-LABEL: func.func @alloca_in_space_3(
+  // CHECK:         scf.for
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @alloca_in_space_3(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %ls = mux.get_local_size 0 : index
+    %buf = memref.alloca() : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = arith.shrui %c2, %j : index
+      %active = arith.cmpi ult, %lid, %s : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        %b = memref.load %buf[%o] : memref<8xf32, 3>
+        %t = arith.addf %a, %b : f32
+        
+        memref.store %t, %buf[%lid] : memref<8xf32, 3>
       }
       mux.work_group_barrier work_group, <acq_rel, work_group_memory>
     }
