@@ -16,7 +16,8 @@ from xmux.api import parse
 from xmux.pipelines import make_pass
 from xmux.registry import make_context
 
-TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64,
+         "f16": np.float16, "i8": np.int8, "i16": np.int16}
 
 # (float op, int op) bodies: %a = buf[lid], %b = buf[lid + s] -> %t
 OPS = {
@@ -215,6 +216,13 @@ def test_loop_forms_types_and_ops(form: str, t: str, op: str) -> None:
     text = kernel_text(form, t, op, 64)
     assert rewritten(text) == (op != "selmax")
     run(text, t, 64, 37, op)
+
+
+@pytest.mark.parametrize("t,op", [("f16", "add"), ("i8", "add"), ("i16", "max")])
+def test_narrow_types(t: str, op: str) -> None:
+    text = kernel_text("for_shift", t, op, 128)
+    assert rewritten(text)
+    run(text, t, 128, 7, op)
 
 
 @pytest.mark.parametrize("local", [1, 2, 8, 96, 128, 256, 1024])
