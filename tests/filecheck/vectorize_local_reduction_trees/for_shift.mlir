@@ -1,10 +1,15 @@
 // RUN: xmux-opt %s -p 'prepare-barriers,vectorize-local-reduction-trees' | filecheck %s
+// RUN: xmux-opt %s -p 'prepare-barriers,vectorize-local-reduction-trees{max-bytes=16}' | filecheck %s --check-prefix=SMALL
 
 // The halving tree of a required 8-item group over local memory (rounds s = 4, 2, 1) becomes
 // one step of work-item 0 between barriers: the 8 slots as a vector, each round's active
 // lanes [0, s) added to lanes [s, 2s) in the tree's order; the slots a round wrote are stored
 // once no later round touches them (slots 4-7 were never written: no store), so the buffer
-// ends as the tree leaves it, and the vector halves with the rounds.
+// ends as the tree leaves it, and the vector halves with the rounds. With max-bytes=16 the
+// 32 bytes of slots do not fit: the loop stays.
+
+// SMALL:     scf.for
+// SMALL-NOT: vector.
 
 module {
   "memref.global"() <{sym_name = "buf", sym_visibility = "private", type = memref<8xf32, 3>, initial_value}> : () -> ()
