@@ -24,7 +24,7 @@ A loop matches when (everything checked, nothing assumed from names or shapes of
 * it is an ``scf.for`` (static bounds, iteration values allowed) or an ``scf.while`` in an
   entry point with ``mux.reqd_work_group_size``; every round's values follow statically
   from constants, the required local sizes and the loop's own iteration values (at most
-  64 rounds, at least one active);
+  64 active rounds in 256 iterations, at least one active);
 * its body holds pure integer arithmetic, exactly one ``mux.work_group_barrier`` (not a
   sub-group barrier) and exactly one ``scf.if`` without else, in either order; the
   ``scf.if`` condition compares the work-item's id with a round value (``lid < B``,
@@ -116,7 +116,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xmux.dialects import attrs, mux
 from xmux.transforms.lower_work_group_collectives import renumber_barriers
 
-MAX_ROUNDS = 64
+MAX_ROUNDS = 64  # active rounds of a tree
+MAX_ITERATIONS = 256  # loop iterations evaluated (inactive rounds too) before giving up
 LOCAL_SPACE = 3
 
 #: elementwise ops a round may compute its value with (all defined on vectors alike)
@@ -411,9 +412,11 @@ def _loop_rounds(loop: Operation, ev: Evaluator, size: int
     body_block = loop.body.block if isinstance(loop, scf.ForOp) else loop.after_region.block
     step, barrier = _loop_body(body_block)
     rounds: list[Round] = []
+    iterations = [0]
 
     def one_round(args: list[int]) -> list[int]:
-        if len(rounds) >= MAX_ROUNDS:
+        iterations[0] += 1
+        if len(rounds) >= MAX_ROUNDS or iterations[0] > MAX_ITERATIONS:
             raise NoMatch("too many rounds")
         _bind(ev, body_block, args)
         r = _round(ev, step, size)

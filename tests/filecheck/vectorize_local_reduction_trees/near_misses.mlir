@@ -388,4 +388,35 @@ module {
     mux.work_group_barrier work_group, <acq_rel, work_group_memory>
     func.return
   }
+
+  // A loop whose rounds never let a work-item in and never end (the kernel would hang): the
+  // pass gives up after a bounded number of iterations instead of hanging the compiler.
+  // CHECK-LABEL: func.func @endless_inactive_rounds(
+  // CHECK:         scf.while
+  // CHECK-NOT:     vector.
+  // CHECK:         func.return
+  func.func @endless_inactive_rounds(%x: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 4, 1, 1>} {
+    %lid = mux.get_local_id 0 : index
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c100 = arith.constant 100 : index
+    %buf = memref.get_global @buf : memref<8xf32, 3>
+    mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+    %end = scf.while (%s0 = %c4) : (index) -> index {
+      %go = arith.cmpi sgt, %s0, %c0 : index
+      scf.condition(%go) %s0 : index
+    } do {
+    ^bb0(%s: index):
+      %b = arith.subi %s, %c100 : index
+      %active = arith.cmpi slt, %lid, %b : index
+      scf.if %active {
+        %o = arith.addi %lid, %s : index
+        %a = memref.load %buf[%lid] : memref<8xf32, 3>
+        memref.store %a, %buf[%o] : memref<8xf32, 3>
+      }
+      mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+      scf.yield %s : index
+    }
+    func.return
+  }
 }
