@@ -460,3 +460,21 @@ def test_random_trees_match_work_item_loops() -> None:
             outs.append(every)
         np.testing.assert_array_equal(outs[0], outs[1], err_msg=f"seed {1000 + seed}:\n{text}")
     assert matched >= cases * 3 // 4  # the generator makes mostly trees the pass takes
+
+
+def test_static_integer_arithmetic_follows_arith() -> None:
+    """The evaluator behind the pass computes arith's integer semantics (round values come
+    from it): signed division rounds towards zero, shifts and casts wrap at the type's
+    width."""
+    from xmux.transforms.vectorize_local_reduction_trees import _binary, _signed
+
+    assert _binary("arith.divsi", -7, 2, 32) == -3
+    assert _binary("arith.remsi", -7, 2, 32) == -1
+    assert _binary("arith.divsi", 2**62 + 1, 3, 64) == (2**62 + 1) // 3
+    assert _binary("arith.divui", -8, 2, 8) == 124  # 248 / 2
+    assert _binary("arith.shrsi", -8, 1, 32) == -4
+    assert _binary("arith.shrui", -8, 1, 8) == 124
+    assert _binary("arith.shli", 1, 31, 32) == -(2**31)
+    assert _binary("arith.addi", 2**31 - 1, 1, 32) == -(2**31)
+    assert _binary("arith.divsi", -(2**31), -1, 32) == -(2**31)  # wraps, as lowered
+    assert _signed(255, 8) == -1

@@ -173,6 +173,12 @@ _CMP = {  # arith.cmpi predicate numbers
 }
 
 
+def _trunc_div(a: int, b: int) -> int:
+    """Signed division rounding towards zero (exact for any width, unlike ``int(a / b)``)."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
 def _binary(name: str, a: int, b: int, w: int) -> int:
     sa, sb, ua, ub = _signed(a, w), _signed(b, w), _unsigned(a, w), _unsigned(b, w)
     if name in ("arith.shli", "arith.shrui", "arith.shrsi") and not 0 <= ub < w:
@@ -184,8 +190,8 @@ def _binary(name: str, a: int, b: int, w: int) -> int:
         "arith.andi": lambda: ua & ub, "arith.ori": lambda: ua | ub, "arith.xori": lambda: ua ^ ub,
         "arith.shli": lambda: ua << ub, "arith.shrui": lambda: ua >> ub,
         "arith.shrsi": lambda: sa >> ub, "arith.divui": lambda: ua // ub,
-        "arith.divsi": lambda: int(sa / sb), "arith.remui": lambda: ua % ub,
-        "arith.remsi": lambda: sa - int(sa / sb) * sb,
+        "arith.divsi": lambda: _trunc_div(sa, sb), "arith.remui": lambda: ua % ub,
+        "arith.remsi": lambda: sa - _trunc_div(sa, sb) * sb,
         "arith.maxui": lambda: max(ua, ub), "arith.minui": lambda: min(ua, ub),
         "arith.maxsi": lambda: max(sa, sb), "arith.minsi": lambda: min(sa, sb),
     }
