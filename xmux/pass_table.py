@@ -37,6 +37,7 @@ PASSES: dict[str, str] = {
     "prepare-barriers": "transforms:PrepareBarriersPass",
     "replace-local-module-scope-variables": "transforms:ReplaceLocalModuleScopeVariables",
     "transfer-kernel-metadata": "transforms:TransferKernelMetadataPass",
+    "vectorize-local-reduction-trees": "transforms:VectorizeLocalReductionTrees",
     "work-item-loop-interchange": "transforms:WorkItemLoopInterchange",
     "work-item-loops": "transforms:WorkItemLoopsPass",
 }

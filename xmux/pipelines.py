@@ -31,6 +31,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "lower-kernel-asserts",  # a failed cf.assert in a kernel raises in Python (no abort)
     "lower-sub-group-collectives",
     "lower-work-group-collectives",  # before the barrier passes: collectives become barriers
+    "vectorize-local-reduction-trees",  # local-memory trees with static rounds: one vector step
     "work-item-loops",
     "hoist-uniform-loads",  # loads every work-item makes alike: once per loop nest
     "work-item-loop-interchange",
