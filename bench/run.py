@@ -897,13 +897,18 @@ def report_wg(R: dict, S: wl.Sizes) -> list[str]:
     xn, pn = barrier_ns(R, "xmux"), barrier_ns(R, "pocl")
     if xn is not None:
         tiled = 2 * (S.n_mm // 16) * (S.n_mm // 16) ** 2
-        red = 9 * (S.n_red // S.lsz_red[0])
+        groups = S.n_red // S.lsz_red[0]
+        # the source's barriers: 1 + 8 tree rounds; xmux runs 2 (vectorize-local-reduction-
+        # trees makes the tree one step of work-item 0 between two barriers)
+        red, red_x = 9 * groups, 2 * groups
+
         def xms(name: str) -> str:
             x = R["steady"].get(name, {}).get("xmux")
             return fmt(x.get("event_ms", x["wall_ms"])["median"]) if x else "—"
         L.append(f"\nAt this cost, matmul_tiled's {tiled} work-group barriers take ≈"
-                 f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms "
-                 f"and reduce_local's {red} barriers ≈{fmt(red * xn * 1e-6)} ms of its "
+                 f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms; reduce_local's "
+                 f"source has {red} barriers, of which xmux runs {red_x} "
+                 f"(vectorize-local-reduction-trees): ≈{fmt(red_x * xn * 1e-6)} ms of its "
                  f"{xms('reduce_local')} ms"
                  + (f" (PoCL: ≈{fmt(tiled * pn * 1e-6)} ms and ≈{fmt(red * pn * 1e-6)} ms)"
                     if pn is not None else "") + ".")
