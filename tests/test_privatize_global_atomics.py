@@ -178,3 +178,38 @@ def test_every_kind(threads, n, local, nb):
     np.minimum.at(want["umin"], b, x.view(np.uint32))
     for k in start:
         np.testing.assert_array_equal(arrs[k], want[k], err_msg=k)
+
+
+SHAPES = """
+func.func @shapes(%x: memref<?xi32>, %count: memref<i64>, %grid: memref<?x4xi32>,
+                  %rows: index) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %x[%i] : memref<?xi32>
+  %vi = arith.index_cast %v : i32 to index
+  %c4 = arith.constant 4 : index
+  %r0 = arith.divui %vi, %c4 : index
+  %r = arith.remui %r0, %rows : index
+  %c = arith.remui %vi, %c4 : index
+  %one = arith.constant 1 : i64
+  %0 = memref.atomic_rmw addi %one, %count[] : (i64, memref<i64>) -> i64
+  %1 = memref.atomic_rmw maxu %v, %grid[%r, %c] : (i32, memref<?x4xi32>) -> i32
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_rank_0_counter_and_2d_array(threads):
+    """A rank-0 counter (span 1) and a 2-D array (span rows·4) privatized together."""
+    prog = xmux.compile(SHAPES, cache=False)
+    assert "shapes.mux-privatized" in prog.llvm_ir
+    k = prog["shapes"]
+    n, rows = 5000, 9
+    x = np.random.default_rng(threads).integers(0, 1 << 20, n, dtype=np.int32)
+    count = np.array(3, np.int64)
+    grid = np.zeros((rows, 4), np.int32)
+    k(x, count, grid, rows, global_size=n, local_size=100, threads=threads)
+    assert count == 3 + n
+    want = np.zeros((rows, 4), np.uint32)
+    np.maximum.at(want, ((x // 4) % rows, x % 4), x.view(np.uint32))
+    np.testing.assert_array_equal(grid.view(np.uint32), want)
