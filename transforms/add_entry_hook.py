@@ -79,7 +79,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, scf
+from xdsl.dialects import arith, func, llvm, memref, scf
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
@@ -497,7 +497,8 @@ def _privatized_wrapper(
     marked = {
         i: kind for i, kind in privatizable_args(variant).items()
         if all(SLICE_PRIVATE in u.operation.attributes
-               for u in variant.body.blocks[0].args[i].uses)
+               for u in variant.body.blocks[0].args[i].uses
+               if isinstance(u.operation, memref.AtomicRMWOp))
     }
     if not marked:
         return None

@@ -15,7 +15,9 @@ privatized when
 
 - it is global memory (not memory space 3) with an integer element type of 8, 16, 32 or 64
   bits;
-- every use of it is the memref operand of a ``memref.atomic_rmw`` whose result is unused,
+- every use of it is the memref operand of a ``memref.atomic_rmw`` whose result is unused
+  (or only yielded by ``scf.if``s whose results are unused: the checking mode's guards),
+  apart from ``memref.dim``s (its sizes: the copy's descriptor keeps them),
   all of one kind in ``addi``, ``ori``, ``andi``, ``maxs``, ``maxu``, ``mins``, ``minu`` (each
   commutative and associative on wrapping integers, with an identity, and an
   ``llvm.atomicrmw`` operation for the flush): no load, store, view, cast, call or other op
@@ -67,7 +69,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, llvm, memref
+from xdsl.dialects import func, llvm, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
@@ -78,7 +80,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
 )
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -115,6 +117,18 @@ def identity(kind: str, width: int) -> int:
     return (1 << (width - 1)) - 1
 
 
+def _unused(v: SSAValue) -> bool:
+    """No op reads ``v``: no uses, or only ``scf.yield``s of ``scf.if``s whose results are
+    unused (checking mode puts the atomic under a bounds check that yields its old value)."""
+    for use in v.uses:
+        op = use.operation
+        parent = op.parent_op()
+        if not (isinstance(op, scf.YieldOp) and isinstance(parent, scf.IfOp)
+                and _unused(parent.results[use.index])):
+            return False
+    return True
+
+
 def _sole_atomic_kind(arg: BlockArgument) -> str | None:
     """The one kind of result-less atomics that are the only uses of ``arg``, else None."""
     t = arg.type
@@ -126,7 +140,9 @@ def _sole_atomic_kind(arg: BlockArgument) -> str | None:
     kinds: set[str] = set()
     for use in arg.uses:
         op = use.operation
-        if not isinstance(op, memref.AtomicRMWOp) or op.memref is not arg or op.result.uses:
+        if isinstance(op, memref.DimOp):
+            continue  # its size: the copy's descriptor keeps it
+        if not isinstance(op, memref.AtomicRMWOp) or op.memref is not arg or not _unused(op.result):
             return None
         kinds.add(ATOMIC_KINDS.get(op.kind.value.data, "?"))
     if len(kinds) != 1:
@@ -185,7 +201,8 @@ class PrivatizeGlobalAtomics(ModulePass):
             block_args = variant.body.blocks[0].args
             for i in args:
                 for use in block_args[i].uses:
-                    use.operation.attributes[SLICE_PRIVATE] = UnitAttr()
+                    if isinstance(use.operation, memref.AtomicRMWOp):
+                        use.operation.attributes[SLICE_PRIVATE] = UnitAttr()
             Rewriter.insert_op(variant, InsertPoint.after(kernel))
 
 
