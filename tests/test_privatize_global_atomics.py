@@ -213,3 +213,32 @@ def test_rank_0_counter_and_2d_array(threads):
     want = np.zeros((rows, 4), np.uint32)
     np.maximum.at(want, ((x // 4) % rows, x % 4), x.view(np.uint32))
     np.testing.assert_array_equal(grid.view(np.uint32), want)
+
+
+TWO = """
+func.func @two(%data: memref<?xi32>, %p: memref<?xi32>, %q: memref<?xi32>, %nbins: index)
+    attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %v = memref.load %data[%i] : memref<?xi32>
+  %x = arith.index_cast %v : i32 to index
+  %b = arith.remui %x, %nbins : index
+  %one = arith.constant 1 : i32
+  %0 = memref.atomic_rmw addi %one, %p[%b] : (i32, memref<?xi32>) -> i32
+  %1 = memref.atomic_rmw maxu %v, %q[%b] : (i32, memref<?xi32>) -> i32
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("nbins", [100, MAX_PRIVATE_BYTES // 8, MAX_PRIVATE_BYTES // 8 + 1])
+def test_two_arrays_share_the_limit(nbins):
+    """Two privatized arrays: together up to 64 KiB (the last size takes the shared path)."""
+    k = xmux.compile(TWO, cache=False)["two"]
+    n = 1 << 17
+    data = np.random.default_rng(nbins).integers(0, 1 << 30, n, dtype=np.int32)
+    p, q = np.zeros(nbins, np.int32), np.zeros(nbins, np.int32)
+    k(data, p, q, nbins, global_size=n, local_size=128, threads=2)
+    np.testing.assert_array_equal(p, np.bincount(data % nbins, minlength=nbins))
+    want = np.zeros(nbins, np.int32)
+    np.maximum.at(want, data % nbins, data)
+    np.testing.assert_array_equal(q, want)

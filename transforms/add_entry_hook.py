@@ -276,13 +276,14 @@ def emit_privatized_slice(
     """The slice with privatize-global-atomics' copies where the run-time conditions hold:
 
     each privatized argument's reachable elements ``[0, span)`` from its aligned pointer
-    (span = offset + Σ (size−1)·stride + 1; sizes ≥ 1, offset and strides in
-    ``[0, MAX_PRIVATE_BYTES]``) fit in ``MAX_PRIVATE_BYTES`` and are no more than the
-    slice's work-items, and no other global memref argument's extent overlaps it. Then a
-    copy of the packed arguments points the privatized descriptors (same offset and
-    strides) to ``alloca``s filled with the kind's identity, ``run_private`` runs the groups
-    on it, and each element that is not the identity is combined into the array with one
-    relaxed ``llvm.atomicrmw``. Otherwise ``run_direct`` runs the groups on the arrays."""
+    (span = offset + Σ (size−1)·stride + 1; sizes ≥ 1, offset, sizes and strides in
+    ``[0, MAX_PRIVATE_BYTES]``, so nothing overflows) are no more than the slice's
+    work-items, all copies together fit in ``MAX_PRIVATE_BYTES``, and no other global
+    memref argument's extent overlaps any of them. Then a copy of the packed arguments
+    points the privatized descriptors (same offset and strides) to ``alloca``s filled with
+    the kind's identity, ``run_private`` runs the groups on it, and each element that is not
+    the identity is combined into the array with one relaxed ``llvm.atomicrmw``. Otherwise
+    ``run_direct`` runs the groups on the arrays."""
     struct = packed_struct_type(arg_types)
     limit = e.const(MAX_PRIVATE_BYTES)
     one = e.const(1)
@@ -294,6 +295,7 @@ def emit_privatized_slice(
             ok = e(arith.AndIOp(ok, c))
 
     spans: dict[int, tuple[SSAValue, SSAValue]] = {}
+    total = e.const(0)
     for i in privatized:
         t = arg_types[i]
         assert isinstance(t, MemRefType)
@@ -305,9 +307,10 @@ def emit_privatized_slice(
                  e(arith.CmpiOp(s, limit, "ule")))
             span = e(arith.AddiOp(span, e(arith.MuliOp(e(arith.SubiOp(n, one)), s))))
         _, esize, _ = element_storage(t.element_type)
-        both(e(arith.CmpiOp(e(arith.MuliOp(span, e.const(esize))), limit, "ule")),
-             e(arith.CmpiOp(span, work_items, "ule")))
+        total = e(arith.AddiOp(total, e(arith.MuliOp(span, e.const(esize)))))
+        both(e(arith.CmpiOp(span, work_items, "ule")))
         spans[i] = (_named(span, f"private_span{i}"), aligned)
+    both(e(arith.CmpiOp(total, limit, "ule")))  # all copies together: one thread's stack
     globals_ = [j for j, t in enumerate(arg_types)
                 if isinstance(t, MemRefType) and not is_local_memref(t)]
     extents = {j: _extent(e, packed, struct, j, arg_types[j]) for j in globals_}  # type: ignore[arg-type]

@@ -90,7 +90,8 @@ from xmux.transforms.add_kernel_wrapper import kernel_arg_types
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 
 PRIVATIZED_SUFFIX = ".mux-privatized"
-#: the largest slice-local copy (bytes, on the slice's stack); larger arrays stay shared
+#: the most bytes of slice-local copies (all of a kernel's together, on the slice's stack);
+#: beyond it the slice runs the original kernel
 MAX_PRIVATE_BYTES = 64 * 1024
 #: privatizable kind → the ``llvm.atomicrmw`` operation of the flush
 FLUSH_OPS = {
