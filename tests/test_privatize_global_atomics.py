@@ -242,3 +242,18 @@ def test_two_arrays_share_the_limit(nbins):
     want = np.zeros(nbins, np.int32)
     np.maximum.at(want, data % nbins, data)
     np.testing.assert_array_equal(q, want)
+
+
+def test_one_array_as_two_privatized_arguments():
+    """The same array as %p (addi) and %q (maxu): their extents overlap, so the slice runs
+    the shared kernel; on one thread the updates interleave in work-item order."""
+    k = xmux.compile(TWO, cache=False)["two"]
+    n, nbins = 4096, 16
+    data = np.random.default_rng(5).integers(0, 1 << 12, n, dtype=np.int32)
+    arr = np.zeros(nbins, np.int32)
+    k(data, arr, arr, nbins, global_size=n, local_size=64, threads=1)
+    want = [0] * nbins
+    for v in data.tolist():
+        want[v % nbins] += 1
+        want[v % nbins] = max(want[v % nbins], v)
+    np.testing.assert_array_equal(arr, want)
