@@ -35,6 +35,7 @@ PASSES: dict[str, str] = {
     "lower-work-group-collectives": "transforms:LowerWorkGroupCollectives",
     "lower-work-group-collectives-nvptx": "transforms:LowerWorkGroupCollectivesNvptx",
     "prepare-barriers": "transforms:PrepareBarriersPass",
+    "privatize-global-atomics": "transforms:PrivatizeGlobalAtomics",
     "replace-local-module-scope-variables": "transforms:ReplaceLocalModuleScopeVariables",
     "transfer-kernel-metadata": "transforms:TransferKernelMetadataPass",
     "vectorize-local-reduction-trees": "transforms:VectorizeLocalReductionTrees",

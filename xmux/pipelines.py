@@ -37,6 +37,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "work-item-loop-interchange",
     "replace-local-module-scope-variables",
     "define-mux-builtins",
+    "privatize-global-atomics",  # a kernel variant on slice-local copies (add-entry-hook)
     "add-kernel-wrapper",
     "add-entry-hook",
 )

@@ -21,7 +21,8 @@ accesses are left out of the work-item loop's access group, so LLVM does not tak
 different work-items to the same element for independent; hence only updates lowered inside
 a work-item loop of the function at hand (see ``single_thread_memory``). On NVPTX
 (``shared_memory``) local memory is a block's shared memory, updated by many threads: it
-stays atomic.
+stays atomic. So do updates marked ``mux.slice_private`` (privatize-global-atomics: the
+thread slice's own copy of a global array), under the same work-item-loop condition.
 
     %old = memref.atomic_rmw addi %v, %g[%i] : (i32, memref<?xi32>) -> i32
     %oldl = memref.atomic_rmw addi %v, %l[%i] : (i32, memref<256xi32, 3>) -> i32
@@ -51,6 +52,9 @@ from xmux.lowering.to_llvm.types import alignment_of, intrinsic_suffix
 
 #: the ordering of every atomic ``memref.atomic_rmw`` (see the module docstring)
 ORDERING = "monotonic"
+#: unit attribute of a ``memref.atomic_rmw`` on a thread slice's private copy of a global
+#: array (privatize-global-atomics): one thread owns it, like local memory
+SLICE_PRIVATE = "mux.slice_private"
 
 # MLIR's arith::AtomicRMWKind numbering (the generic form of memref.atomic_rmw stores these)
 ATOMIC_KINDS = {
@@ -184,7 +188,8 @@ def lower_atomic_rmw(lw: FunctionLowerer, op: Operation) -> None:
         raise lw.error(op, f"unknown atomic kind {op.kind.value.data}")
     ptr = element_address(lw, op.memref, op.indices)
     value = lw.get(op.value)
-    if single_thread_memory(lw, op.memref):
+    slice_private = SLICE_PRIVATE in op.attributes and lw.groups and not lw.mod.shared_memory
+    if slice_private or single_thread_memory(lw, op.memref):
         with lw.untagged():
             res = lw.emit_value(llvm.LoadOp(ptr, value.type))
             lw.emit(llvm.StoreOp(combine(kind)(lw, res, value), ptr))
