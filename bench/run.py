@@ -49,6 +49,7 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import memprobe  # noqa: E402
 import numpy as np  # noqa: E402
+import roofline  # noqa: E402
 import timing  # noqa: E402
 import workloads as wl  # noqa: E402  (loads the shared baseline: sets OMP/PoCL env)
 
@@ -95,9 +96,13 @@ log = bl.log
 
 
 class _LogHandler(logging.Handler):
-    """xmux's vector-width choices (runtime/tuning.py) in the benchmark's log."""
+    """xmux's vector-width choices (runtime/tuning.py) in the benchmark's log (and kept for
+    the roofline's vector width)."""
+
+    lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
         log(f"  [tuning] {record.getMessage()}")
 
 
@@ -105,6 +110,15 @@ _tuning_log = logging.getLogger("xmux.runtime.tuning")
 _tuning_log.addHandler(_LogHandler())
 _tuning_log.setLevel(logging.INFO)
 median = bl.median
+
+
+def host_has_512() -> bool:
+    """AVX-512F in the host's flags (the roofline's default vector width)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return " avx512f" in f.read()
+    except OSError:
+        return False
 
 
 def kernel_text(name: str, reqd: tuple[int, ...] | None = None) -> str:
@@ -715,6 +729,7 @@ def make_report(R: dict) -> str:
         L.append("not measured\n")
 
     L.extend(report_wg(R, S))
+    L.extend(roofline.section(R, S))
     L.append("## Compile time: MLIR text → first result\n")
     L.append("compile = `xmux.compile(text)` + `prog.kernel(name)`; first launch = the first "
              "`k(...)` call (includes one run of the kernel at the benchmark size; the "
@@ -763,6 +778,7 @@ def make_report(R: dict) -> str:
 
     L.extend(report_spec(R))
     L.extend(report_acc(R))
+    L.extend(report_histogram(R))
     L.append("## Targets\n")
     for t in R["targets"]:
         L.append(f"- {t}")
@@ -881,13 +897,18 @@ def report_wg(R: dict, S: wl.Sizes) -> list[str]:
     xn, pn = barrier_ns(R, "xmux"), barrier_ns(R, "pocl")
     if xn is not None:
         tiled = 2 * (S.n_mm // 16) * (S.n_mm // 16) ** 2
-        red = 9 * (S.n_red // S.lsz_red[0])
+        groups = S.n_red // S.lsz_red[0]
+        # the source's barriers: 1 + 8 tree rounds; xmux runs 2 (vectorize-local-reduction-
+        # trees makes the tree one step of work-item 0 between two barriers)
+        red, red_x = 9 * groups, 2 * groups
+
         def xms(name: str) -> str:
             x = R["steady"].get(name, {}).get("xmux")
             return fmt(x.get("event_ms", x["wall_ms"])["median"]) if x else "—"
         L.append(f"\nAt this cost, matmul_tiled's {tiled} work-group barriers take ≈"
-                 f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms "
-                 f"and reduce_local's {red} barriers ≈{fmt(red * xn * 1e-6)} ms of its "
+                 f"{fmt(tiled * xn * 1e-6)} ms of its {xms('matmul_tiled')} ms; reduce_local's "
+                 f"source has {red} barriers, of which xmux runs {red_x} "
+                 f"(vectorize-local-reduction-trees): ≈{fmt(red_x * xn * 1e-6)} ms of its "
                  f"{xms('reduce_local')} ms"
                  + (f" (PoCL: ≈{fmt(tiled * pn * 1e-6)} ms and ≈{fmt(red * pn * 1e-6)} ms)"
                     if pn is not None else "") + ".")
@@ -1039,6 +1060,51 @@ def targets_acc(R: dict) -> list[str]:
     return out
 
 
+def run_histogram(args, tmp: Path, errors: list[str]) -> dict:
+    """bench/histogram.py in a child process (issue 16 item 3): its markdown and raw numbers."""
+    out = tmp / "histogram.json"
+    cmd = [sys.executable, str(wl.BENCH_DIR / "histogram.py"), "--json", str(out),
+           "--pocl-python", args.pocl_python]
+    cmd += (["--quick"] if args.quick else []) + (["--no-pocl"] if args.no_pocl else [])
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    if p.returncode != 0 or not out.exists():
+        tail = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or ["?"])[-1]
+        errors.append(f"histogram.py failed ({p.returncode}): {tail}")
+        log("  " + errors[-1])
+        if not out.exists():
+            return {}
+    md = p.stdout[p.stdout.find("## "):] if "## " in p.stdout else ""
+    return {"markdown": md.strip(), "data": json.loads(out.read_text())}
+
+
+def report_histogram(R: dict) -> list[str]:
+    sc = R.get("histogram")
+    if sc is None:
+        return []
+    L = ["## Atomics: 256-bin histograms (issue 16, `bench/histogram.py`)\n",
+         "Run by `bench/run.py` as `bench/histogram.py --json …`; its report, unchanged except "
+         "for the heading level:\n"]
+    if "markdown" in sc:
+        L.append(re.sub(r"^## ", "### ", sc["markdown"], flags=re.M))
+    L.append("")
+    return L
+
+
+def targets_histogram(R: dict) -> list[str]:
+    d = R.get("histogram", {}).get("data")
+    if not d:
+        return []
+    st = d.get("steady", {}).get("global/uniform", {})
+
+    def r(a: str, b: str) -> float | None:
+        return st.get(a, {}).get("ratio_vs", {}).get(b)
+
+    v = r("xmux", "pocl")
+    return [f"global-atomic histogram (2^{d['n'].bit_length() - 1} bytes, uniform): xmux ÷ PoCL "
+            f"= {fmt(v)}× (target ≤ 1.0×) → {verdict(v, 1.0, True)}; 1 thread each: "
+            f"{fmt(r('xmux-1t', 'pocl-1t'))}×"]
+
+
 #: history columns: (key, heading, target, at most)
 HISTORY_COLUMNS = (
     ("vecadd", "vecadd ÷ PoCL", 1.0, True),
@@ -1049,6 +1115,7 @@ HISTORY_COLUMNS = (
     ("spec", "spec jit ÷ emulated", 1.0, True),
     ("acc_f32", "OpenACC f32 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
     ("acc_f64", "OpenACC f64 2t ÷ 1t (gcc)", TARGET_THREAD_SPEEDUP, False),
+    ("histogram", "atomic histogram ÷ PoCL", 1.0, True),
 )
 
 
@@ -1072,6 +1139,9 @@ def history_entry(R: dict) -> dict:
         _, sp, gsp = acc_values(R, t)
         vals[f"acc_{t}"] = {"value": sp, "gcc": gsp,
                             "memory": scalings(R.get("acc_sum", {}).get("memprobe", []))}
+    hd = R.get("histogram", {}).get("data", {})
+    hu = hd.get("steady", {}).get("global/uniform", {}).get("xmux")
+    vals["histogram"] = {"value": hu["ratio_vs"].get("pocl") if hu else None}
     return {"date": R["date"], "commit": R["commit"], "xmux_time": "kernel", "targets": vals}
 
 
@@ -1128,6 +1198,7 @@ def targets_summary(R: dict) -> list[str]:
     out.extend(targets_wg(R))
     out.extend(targets_spec(R))
     out.extend(targets_acc(R))
+    out.extend(targets_histogram(R))
     for name in COMPILE_KERNELS:
         c = R["xmux_compile"].get(name, {})
         f = R["fresh"].get(name)
@@ -1169,6 +1240,8 @@ def main() -> int:
                     help="skip bench/spec_conv.py (specialization constants, issue 4)")
     ap.add_argument("--no-acc-sum", action="store_true",
                     help="skip bench/acc_sum.py (OpenACC reductions, issue 5)")
+    ap.add_argument("--no-histogram", action="store_true",
+                    help="skip bench/histogram.py (atomics, issue 16)")
     ap.add_argument("--rounds", type=int, default=None, metavar="N",
                     help="at least N interleaving rounds per group (the baseline's default 5); "
                     "more rounds steady the ratios of memory-bound kernels on a noisy machine")
@@ -1228,6 +1301,8 @@ def main() -> int:
         xm, R["xmux_compile"], R["xmux_init"] = xmux_backends(d, ref, s, reps_cold, errors)
         np_bk = numpy_backends(d, ref, s)
         gcc_bk = gcc_backends(lib, d, ref, s)
+        if not args.only:
+            R["roofline"] = roofline.measure(lib, args.quick)
 
         log("[steady state] xmux / PoCL / gcc / numpy interleaved per kernel")
         R["steady"], R["cpu_by_group"] = {}, {}
@@ -1257,6 +1332,7 @@ def main() -> int:
             wanted = set(args.only.split(","))
             groups = [(g, b) for g, b in groups if g in wanted]
             args.no_fresh = args.no_spec_conv = args.no_acc_sum = True
+            args.no_histogram = True
         R["retried"], R["memprobe"] = {}, {}
         probe = memprobe.Probe(memprobe.build_sums(tmp))
         for grp, bks in groups:
@@ -1332,6 +1408,24 @@ def main() -> int:
                     break
             for t in targets_acc(R):
                 log("  " + t)
+        if not args.no_histogram:
+            log("[histogram] bench/histogram.py (global and local-memory atomics)")
+            R["histogram"], R["retried"]["histogram"] = {}, 0
+            for attempt in range(1 + args.retries):
+                if attempt:
+                    log(f"    other processes were busy: running histogram.py again "
+                        f"({wait_idle(60)})")
+                sc = run_histogram(args, tmp, errors if attempt == args.retries else [])
+                busy = max((c["foreign_pct"] for c in sc.get("data", {}).get("cpu", {}).values()),
+                           default=1e9)
+                old = R["histogram"].get("data", {}).get("cpu", {})
+                if busy < max((c["foreign_pct"] for c in old.values()), default=1e9):
+                    R["histogram"] = sc
+                R["retried"]["histogram"] = attempt
+                if sc and busy <= BUSY_LIMIT_PCT:
+                    break
+            for t in targets_histogram(R):
+                log("  " + t)
     finally:
         if pocl:
             pocl.close()
@@ -1341,6 +1435,7 @@ def main() -> int:
     R["settings"] = {"REPS_MIN": bl.REPS_MIN, "ROUNDS_MIN": bl.ROUNDS_MIN,
                      "BURST_S": bl.BURST_S, "WARMUP": bl.WARMUP, "WARM_S": timing.WARM_S,
                      "retries": args.retries}
+    R["vector_widths"] = roofline.widths(_LogHandler.lines, host_has_512())
     R["total_s"] = time.perf_counter() - t_start
     R["targets"] = targets_summary(R)
     for st in R["xmux_compile"].values():

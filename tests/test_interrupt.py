@@ -89,7 +89,9 @@ try:
 except KeyboardInterrupt:
     res["raised"] = True
 res["seconds"] = time.perf_counter() - t
-res["groups_done"] = int((out.reshape(-1, L) != 0).all(axis=1).sum())
+rows = out.reshape(-1, L) != 0
+res["groups_done"] = int(rows.all(axis=1).sum())
+res["groups_whole"] = bool((rows.all(axis=1) | ~rows.any(axis=1)).all())
 # nothing still writes after the call returned
 snap = out.copy()
 time.sleep(0.3)
@@ -185,9 +187,10 @@ def test_ctrl_c_cancels_a_launch_between_work_groups(threads: int) -> None:
     res = _child(CANCEL, str(threads))
     assert res["raised"] and res["raised_full_path"]
     # the launch would take ~3 s (64 groups of ~50 ms on one thread); it stops within a few
-    # groups of the interrupt, every group either whole or not started
+    # groups of the interrupt, every group either whole or not started (on a loaded machine
+    # the first groups may not have ended when the interrupt comes at 0.2 s)
     assert res["seconds"] < 1.5, res
-    assert 0 < res["groups_done"] < 64, res
+    assert res["groups_done"] < 64 and res["groups_whole"], res
     assert res["quiet"] and res["after_ok"], res
 
 

@@ -71,6 +71,7 @@ def test_ptx_is_cached_on_disk(tmp_path, monkeypatch) -> None:
     from xmux.runtime import nvptx
 
     monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("XMUX_CACHE", "1")  # on whatever the environment says
     monkeypatch.setattr(nvptx, "_memory", {})
     source = (ROOT / "examples" / "saxpy.mlir").read_text()
     first = xmux.compile(source, target="nvptx")

@@ -33,6 +33,12 @@ every slice, i.e. every thread, has its own buffers, reused by the groups it run
 another: one buffer per work-group execution. ``build_entry_hook`` needs the kernel's argument
 types for this (the pass finds the kernel through ``mux.orig_fn``).
 
+**Privatized atomics**: where privatize-global-atomics added ``@"<k>.mux-privatized"``, the
+pass adds ``@"<k>.mux-kernel-wrapper.mux-privatized"`` calling it, and the hook runs the
+slice's groups through it on slice-local copies of the privatized arrays when run-time
+checks pass (``emit_privatized_slice``: size, work, no overlap with another memref argument),
+else through the ordinary wrapper; see ``transforms/privatize_global_atomics.py``.
+
 The group loop is a plain ``scf.for`` (not a work-item loop). The hook becomes the entry point
 (``mux.kernel = "entry_point"``, ``mux.base_name``, ``mux.orig_fn`` = the original kernel, the
 kernel attributes copied over), so the lowering keeps it exported; the wrapper becomes a
@@ -69,24 +75,43 @@ After::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, i8, i64
+from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects.builtin import (
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    i1,
+    i8,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs
 from xmux.errors import XmuxError
+from xmux.lowering import llvmx
+from xmux.lowering.to_llvm.memref_atomics import ORDERING, SLICE_PRIVATE
 from xmux.transforms.add_kernel_wrapper import (
     PTR,
     WRAPPER_SUFFIX,
     copy_kernel_attrs,
     kernel_arg_types,
     packed_struct_type,
+)
+from xmux.transforms.privatize_global_atomics import (
+    FLUSH_OPS,
+    MAX_PRIVATE_BYTES,
+    PRIVATIZED_SUFFIX,
+    identity,
+    privatizable_args,
 )
 from xmux.transforms.replace_local_module_scope_variables import (
     element_storage,
@@ -187,11 +212,176 @@ def _local_arg_copy(
     return copy
 
 
+@dataclass(frozen=True)
+class Privatized:
+    """privatize-global-atomics' variant of a kernel as the hook runs it: the wrapper that
+    calls it and its privatized arguments (index → atomic kind)."""
+
+    wrapper: str
+    args: dict[int, str]
+
+
+def _descriptor(
+    e: _Emitter, packed: SSAValue, struct: Attribute, i: int, t: MemRefType
+) -> tuple[SSAValue, SSAValue, list[SSAValue], list[SSAValue]]:
+    """(aligned pointer, offset, sizes, strides) of memref argument ``i`` (static sizes as
+    constants: what the kernel's code uses)."""
+
+    def load(*path: int) -> SSAValue:
+        return e(llvm.LoadOp(e(llvm.GEPOp(packed, [0, i, *path], struct, inbounds=True)),
+                             PTR if path == (1,) else i64))
+
+    sizes = [load(3, d) if n < 0 else e.const(n) for d, n in enumerate(t.get_shape())]
+    return load(1), load(2), sizes, [load(4, d) for d in range(len(sizes))]
+
+
+def _extent(
+    e: _Emitter, packed: SSAValue, struct: Attribute, i: int, t: MemRefType
+) -> tuple[SSAValue, SSAValue, SSAValue]:
+    """(first byte, end byte, non-empty) of the elements memref argument ``i`` can reach."""
+    aligned, offset, sizes, strides = _descriptor(e, packed, struct, i, t)
+    _, esize, _ = element_storage(t.element_type)
+    es = e.const(esize)
+    lo = e(arith.AddiOp(e(llvm.PtrToIntOp(aligned, i64)), e(arith.MuliOp(offset, es))))
+    hi = e(arith.AddiOp(lo, es))
+    nonempty = e.const(1, i1)
+    zero, one = e.const(0), e.const(1)
+    for n, s in zip(sizes, strides, strict=True):
+        reach = e(arith.MuliOp(e(arith.MuliOp(e(arith.SubiOp(n, one)), s)), es))
+        lo = e(arith.AddiOp(lo, e(arith.MinSIOp(reach, zero))))
+        hi = e(arith.AddiOp(hi, e(arith.MaxSIOp(reach, zero))))
+        nonempty = e(arith.AndIOp(nonempty, e(arith.CmpiOp(n, zero, "sgt"))))
+    return lo, hi, nonempty
+
+
+def _for(e: _Emitter, n: SSAValue, body: Callable[[_Emitter, SSAValue], None]) -> None:
+    """``scf.for k = 0 to n`` (n an i64) with ``body(emitter, k as i64)``."""
+    block = Block(arg_types=[INDEX])
+    b = _Emitter(block)
+    body(b, b(arith.IndexCastOp(block.args[0], i64)))
+    b(scf.YieldOp())
+    e(scf.ForOp(e.const(0, INDEX), e(arith.IndexCastOp(n, INDEX)), e.const(1, INDEX), [],
+                block))
+
+
+def emit_privatized_slice(
+    e: _Emitter,
+    packed: SSAValue,
+    arg_types: Sequence[Attribute],
+    privatized: dict[int, str],
+    work_items: SSAValue,
+    run_private: Callable[[_Emitter, SSAValue], None],
+    run_direct: Callable[[_Emitter], None],
+) -> None:
+    """The slice with privatize-global-atomics' copies where the run-time conditions hold:
+
+    each privatized argument's reachable elements ``[0, span)`` from its aligned pointer
+    (span = offset + Σ (size−1)·stride + 1; sizes ≥ 1, offset, sizes and strides in
+    ``[0, MAX_PRIVATE_BYTES]``, so nothing overflows) are no more than the slice's
+    work-items, all copies together fit in ``MAX_PRIVATE_BYTES``, and no other global
+    memref argument's extent overlaps any of them. Then a copy of the packed arguments
+    points the privatized descriptors (same offset and strides) to ``alloca``s filled with
+    the kind's identity, ``run_private`` runs the groups on it, and each element that is not
+    the identity is combined into the array with one relaxed ``llvm.atomicrmw``. Otherwise
+    ``run_direct`` runs the groups on the arrays."""
+    struct = packed_struct_type(arg_types)
+    limit = e.const(MAX_PRIVATE_BYTES)
+    one = e.const(1)
+    ok = e.const(1, i1)
+
+    def both(*conds: SSAValue) -> None:
+        nonlocal ok
+        for c in conds:
+            ok = e(arith.AndIOp(ok, c))
+
+    spans: dict[int, tuple[SSAValue, SSAValue]] = {}
+    total = e.const(0)
+    for i in privatized:
+        t = arg_types[i]
+        assert isinstance(t, MemRefType)
+        aligned, offset, sizes, strides = _descriptor(e, packed, struct, i, t)
+        both(e(arith.CmpiOp(offset, limit, "ule")))
+        span = e(arith.AddiOp(offset, one))
+        for n, s in zip(sizes, strides, strict=True):
+            both(e(arith.CmpiOp(n, one, "sge")), e(arith.CmpiOp(n, limit, "ule")),
+                 e(arith.CmpiOp(s, limit, "ule")))
+            span = e(arith.AddiOp(span, e(arith.MuliOp(e(arith.SubiOp(n, one)), s))))
+        _, esize, _ = element_storage(t.element_type)
+        total = e(arith.AddiOp(total, e(arith.MuliOp(span, e.const(esize)))))
+        both(e(arith.CmpiOp(span, work_items, "ule")))
+        spans[i] = (_named(span, f"private_span{i}"), aligned)
+    both(e(arith.CmpiOp(total, limit, "ule")))  # all copies together: one thread's stack
+    globals_ = [j for j, t in enumerate(arg_types)
+                if isinstance(t, MemRefType) and not is_local_memref(t)]
+    extents = {j: _extent(e, packed, struct, j, arg_types[j]) for j in globals_}  # type: ignore[arg-type]
+    for i in privatized:
+        lo, hi, full = extents[i]
+        for j in globals_:
+            if j == i:
+                continue
+            lo2, hi2, full2 = extents[j]
+            apart = e(arith.OrIOp(e(arith.CmpiOp(hi, lo2, "ule")), e(arith.CmpiOp(hi2, lo, "ule"))))
+            empty = e(arith.XOrIOp(e(arith.AndIOp(full, full2)), e.const(1, i1)))
+            both(e(arith.OrIOp(apart, empty)))
+    _named(ok, "privatize")
+
+    then = Block()
+    p = _Emitter(then)
+    copy = _named(p(llvm.AllocaOp(p.const(1), struct, alignment=16)), "packed_private")
+    p(llvm.StoreOp(p(llvm.LoadOp(packed, struct)), copy))
+    buffers: dict[int, tuple[SSAValue, Attribute, SSAValue]] = {}
+    for i, kind in privatized.items():
+        t = arg_types[i]
+        assert isinstance(t, MemRefType)
+        elem, esize, _ = element_storage(t.element_type)
+        span, _ = spans[i]
+        nbytes = p(arith.MuliOp(span, p.const(esize)))
+        buf = _named(p(llvm.AllocaOp(nbytes, i8, alignment=LOCAL_ARG_ALIGN)), f"private{i}")
+        for f in (0, 1):
+            p(llvm.StoreOp(buf, p(llvm.GEPOp(copy, [0, i, f], struct, inbounds=True))))
+        unit = p.const(identity(kind, elem.width.data), elem)  # type: ignore[attr-defined]
+
+        def fill(b: _Emitter, k: SSAValue, buf: SSAValue = buf, elem: Attribute = elem,
+                 unit: SSAValue = unit) -> None:
+            b(llvm.StoreOp(unit, _element(b, buf, k, elem)))
+
+        _for(p, span, fill)
+        buffers[i] = (buf, elem, unit)
+    run_private(p, copy)
+    for i, kind in privatized.items():
+        buf, elem, unit = buffers[i]
+        span, aligned = spans[i]
+
+        def flush(b: _Emitter, k: SSAValue, buf: SSAValue = buf, elem: Attribute = elem,
+                  unit: SSAValue = unit, aligned: SSAValue = aligned, kind: str = kind) -> None:
+            v = b(llvm.LoadOp(_element(b, buf, k, elem), elem))
+            update = Block()
+            u = _Emitter(update)
+            u(llvmx.AtomicRMWOp(FLUSH_OPS[kind], _element(u, aligned, k, elem), v, ORDERING))
+            u(scf.YieldOp())
+            b(scf.IfOp(b(arith.CmpiOp(v, unit, "ne")), [], Region(update)))
+
+        _for(p, span, flush)
+    p(scf.YieldOp())
+    direct = Block()
+    d = _Emitter(direct)
+    run_direct(d)
+    d(scf.YieldOp())
+    e(scf.IfOp(ok, [], Region(then), Region(direct)))
+
+
+def _element(e: _Emitter, base: SSAValue, k: SSAValue, elem: Attribute) -> SSAValue:
+    return e(llvm.GEPOp(base, [llvm.GEP_USE_SSA_VAL], elem, ssa_indices=[k], inbounds=True))
+
+
 def build_entry_hook(
-    wrapper: func.FuncOp, arg_types: Sequence[Attribute] | None = None
+    wrapper: func.FuncOp,
+    arg_types: Sequence[Attribute] | None = None,
+    privatized: Privatized | None = None,
 ) -> func.FuncOp:
     """The hook of ``wrapper``; ``arg_types`` (the kernel's, without the scheduling
-    pointers) are needed only to give local-memory arguments their buffers."""
+    pointers) are needed to give local-memory arguments their buffers and for
+    ``privatized`` (the wrapper of privatize-global-atomics' variant and its arguments)."""
 
     wname = wrapper.sym_name.data
     inputs = list(wrapper.function_type.inputs.data)
@@ -255,30 +445,43 @@ def build_entry_hook(
 
     cancel = _cancel_word(e, sched)
 
-    body = Block(arg_types=[INDEX])
-    group = Block()
-    b = _Emitter(group)
-    lin = b(arith.IndexCastOp(_named(body.args[0], "group"), i64))
-    gid0 = b(arith.RemUIOp(lin, ngroups[0]))
-    rest = b(arith.DivUIOp(lin, ngroups[0]))
-    gid1 = b(arith.RemUIOp(rest, ngroups[1]))
-    gid2 = b(arith.DivUIOp(rest, ngroups[1]))
-    for d, gid in enumerate((gid0, gid1, gid2)):
-        _named(gid, f"group_id{d}")
-        b.store_field(gid, wg, wg_t, attrs.WG_GROUP_ID + d)
-        start = b(arith.MuliOp(gid, lsize[d]))
-        left = b(arith.SubiOp(gsize[d], start))
-        actual = _named(b(arith.MinUIOp(lsize[d], left)), f"local_size{d}")
-        b.store_field(actual, wg, wg_t, attrs.WG_LOCAL_SIZE + d)
-    b(func.CallOp(wname, [packed, wi, wg, sched], []))
-    b(scf.YieldOp())
-    # a cancelled launch skips the groups not yet started (runtime/interrupt.py)
-    g = _Emitter(body)
-    flag = _named(g(llvm.LoadOp(cancel, i64, alignment=8, ordering=_MONOTONIC)), "cancelled")
-    run = g(arith.CmpiOp(flag, e.const(0), "eq"))
-    g(scf.IfOp(run, [], Region(group)))
-    g(scf.YieldOp())
-    e(scf.ForOp(lb, ub, step, [], body))
+    def run_groups(e: _Emitter, callee: str, packed: SSAValue) -> None:
+        body = Block(arg_types=[INDEX])
+        group = Block()
+        b = _Emitter(group)
+        lin = b(arith.IndexCastOp(_named(body.args[0], "group"), i64))
+        gid0 = b(arith.RemUIOp(lin, ngroups[0]))
+        rest = b(arith.DivUIOp(lin, ngroups[0]))
+        gid1 = b(arith.RemUIOp(rest, ngroups[1]))
+        gid2 = b(arith.DivUIOp(rest, ngroups[1]))
+        for d, gid in enumerate((gid0, gid1, gid2)):
+            _named(gid, f"group_id{d}")
+            b.store_field(gid, wg, wg_t, attrs.WG_GROUP_ID + d)
+            start = b(arith.MuliOp(gid, lsize[d]))
+            left = b(arith.SubiOp(gsize[d], start))
+            actual = _named(b(arith.MinUIOp(lsize[d], left)), f"local_size{d}")
+            b.store_field(actual, wg, wg_t, attrs.WG_LOCAL_SIZE + d)
+        b(func.CallOp(callee, [packed, wi, wg, sched], []))
+        b(scf.YieldOp())
+        # a cancelled launch skips the groups not yet started (runtime/interrupt.py)
+        g = _Emitter(body)
+        flag = _named(g(llvm.LoadOp(cancel, i64, alignment=8, ordering=_MONOTONIC)), "cancelled")
+        run = g(arith.CmpiOp(flag, e.const(0), "eq"))
+        g(scf.IfOp(run, [], Region(group)))
+        g(scf.YieldOp())
+        e(scf.ForOp(lb, ub, step, [], body))
+
+    if privatized is None or arg_types is None:
+        run_groups(e, wname, packed)
+    else:
+        groups = e(arith.SubiOp(last, first))
+        work_items = e(arith.MuliOp(e(arith.MuliOp(groups, lsize[0])),
+                                    e(arith.MuliOp(lsize[1], lsize[2]))))
+        emit_privatized_slice(
+            e, packed, arg_types, privatized.args, work_items,
+            lambda pe, copy: run_groups(pe, privatized.wrapper, copy),
+            lambda de: run_groups(de, wname, packed),
+        )
     e(func.ReturnOp())
 
     hook = func.FuncOp(kernel_name(wrapper) + ENTRY_HOOK_SUFFIX, ([PTR, PTR], []), Region(entry))
@@ -287,6 +490,28 @@ def build_entry_hook(
     attrs.set_orig_fn(hook, kernel_name(wrapper))
     copy_kernel_attrs(hook, wrapper)
     return hook
+
+
+def _privatized_wrapper(
+    wrapper: func.FuncOp, variant: func.FuncOp
+) -> tuple[func.FuncOp, Privatized] | None:
+    """A copy of ``wrapper`` calling privatize-global-atomics' ``variant``, or None when the
+    variant has no marked arguments."""
+    marked = {
+        i: kind for i, kind in privatizable_args(variant).items()
+        if all(SLICE_PRIVATE in u.operation.attributes
+               for u in variant.body.blocks[0].args[i].uses
+               if isinstance(u.operation, memref.AtomicRMWOp))
+    }
+    if not marked:
+        return None
+    copy = wrapper.clone()
+    copy.sym_name = StringAttr(wrapper.sym_name.data + PRIVATIZED_SUFFIX)
+    attrs.set_kernel(copy, False)
+    for op in copy.walk():
+        if isinstance(op, func.CallOp) and op.callee.root_reference.data == kernel_name(wrapper):
+            op.callee = SymbolRefAttr(variant.sym_name.data)
+    return copy, Privatized(copy.sym_name.data, marked)
 
 
 @dataclass(frozen=True)
@@ -302,8 +527,14 @@ class AddEntryHook(ModulePass):
                 continue  # already a hook
             kernel = symbols.get(kernel_name(wrapper))
             arg_types = kernel_arg_types(kernel) if kernel is not None else None
-            hook = build_entry_hook(wrapper, arg_types)
+            variant = symbols.get(kernel_name(wrapper) + PRIVATIZED_SUFFIX)
+            found = None
+            if variant is not None and arg_types is not None:
+                found = _privatized_wrapper(wrapper, variant)
+            hook = build_entry_hook(wrapper, arg_types, found[1] if found else None)
             Rewriter.insert_op(hook, InsertPoint.after(wrapper))
+            if found:
+                Rewriter.insert_op(found[0], InsertPoint.after(hook))
             attrs.set_kernel(wrapper, False)
 
 

@@ -11,8 +11,9 @@ strided metadata.
 
 Expects: element types of 8 to 64 bits (integers, index, f16/f32/f64; i1 travels as i8).
 Guarantees: no ``memref.generic_atomic_rmw`` left; each update atomic with respect to the
-other atomics on the element (acq_rel). Runs before work-item-loops (a kernel stage); a
-module without the op is unchanged.
+other atomics on the element and relaxed (``monotonic``, as ``memref.atomic_rmw``: it orders no
+other memory; docs/architecture.md, *Atomics*). Runs before work-item-loops (a kernel stage);
+a module without the op is unchanged.
 
 Before::
 
@@ -29,7 +30,7 @@ After (in outline)::
     %start = llvm.load %p : !llvm.ptr -> i32
     %old, %new = scf.while (%cur = %start) : (i32) -> (i32, i32) {
       %new = arith.muli %cur, %c3 : i32
-      %pair = cmpxchg %p, %cur, %new acq_rel monotonic : i32
+      %pair = cmpxchg %p, %cur, %new monotonic monotonic : i32
       ...                      // continue while the swap failed, on the value it saw
     } do { ... }
 """
@@ -74,7 +75,8 @@ def lower(op: GenericAtomicRMWOp) -> None:
     y = block.last_op
     assert isinstance(y, AtomicYieldOp)
     body = [o for o in block.ops if o is not y]
-    old, _ = lw._cas_loop(b, ptr, op.result.type, block, body, y.result)  # noqa: SLF001
+    old, _ = lw._cas_loop(b, ptr, op.result.type, block, body, y.result,  # noqa: SLF001
+                          ordering="monotonic")
     Rewriter.insert_op(b.ops, InsertPoint.before(op))
     op.result.replace_all_uses_with(old)
     Rewriter.erase_op(op)

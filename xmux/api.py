@@ -185,9 +185,12 @@ def run_pipeline(module, passes, observe=None, verify_each: bool | None = None
     does not verify) with ``verify_each``, by default in the checking mode (``XMUX_CHECKS=1``)
     and with ``XMUX_VERIFY_EACH=1`` (the test suite sets it): xDSL's verifier run after each
     of the ~20 passes cost as much as the whole pipeline otherwise (bench/compile_scaling.py).
+    Only the top-level ops a pass changed (and those referring to a symbol it changed) are
+    verified again (``xmux.ir_snapshot``).
     """
     from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+    from xmux.ir_snapshot import Snapshot, verify_changes
     from xmux.pipelines import METADATA_PASSES
     from xmux.registry import make_context
 
@@ -200,13 +203,14 @@ def run_pipeline(module, passes, observe=None, verify_each: bool | None = None
     )
     if verify_each is None:
         verify_each = env.flag("XMUX_VERIFY_EACH", False) or env.flag("XMUX_CHECKS", False)
+    verified: Snapshot | None = None  # the IR as last verified
     for p in passes:
         if infos is None and p.name not in METADATA_PASSES:
             infos = kernel_infos(module, sub_group_size)
         try:
             p.apply(ctx, module)
-            if verify_each:
-                module.verify()
+            if verify_each:  # only what the pass changed: the rest is verified already
+                verified = verify_changes(module, verified)
         except (VerifyException, PassFailedException) as e:
             raise XmuxError(f"pass '{p.name}' failed: {e}") from e
         if p.name == "expand-oacc-reductions" and infos is not None:

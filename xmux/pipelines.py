@@ -31,6 +31,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "lower-kernel-asserts",  # a failed cf.assert in a kernel raises in Python (no abort)
     "lower-sub-group-collectives",
     "lower-work-group-collectives",  # before the barrier passes: collectives become barriers
+    "vectorize-local-reduction-trees",  # local-memory trees with static rounds: one vector step
     "work-item-loops",
     "hoist-uniform-loads",  # loads every work-item makes alike: once per loop nest
     "work-item-loop-interchange",
@@ -38,6 +39,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "work-item-loop-vectorize-hints",  # short work-item loops: vectorized, not unrolled
     "replace-local-module-scope-variables",
     "define-mux-builtins",
+    "privatize-global-atomics",  # a kernel variant on slice-local copies (add-entry-hook)
     "add-kernel-wrapper",
     "add-entry-hook",
 )

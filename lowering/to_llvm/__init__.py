@@ -18,11 +18,12 @@ def all_handlers() -> dict[str, Handler]:
         index,
         math,
         memref,
+        memref_atomics,
         scf,
         vector,
     )
 
     handlers: dict[str, Handler] = {}
-    for module in (func, arith, math, index, scf, cf, memref, vector, complex):
+    for module in (func, arith, math, index, scf, cf, memref, memref_atomics, vector, complex):
         handlers.update(module.HANDLERS)
     return handlers

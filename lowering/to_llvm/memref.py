@@ -9,12 +9,12 @@
 - copy: ``llvm.memcpy`` for identity layouts, an element loop otherwise.
 - global/get_global: ``llvm.mlir.global`` (flat array) and ``llvm.mlir.addressof``; work-group
   local globals (memory space 3) must have been replaced by an earlier pass.
-- atomic_rmw: ``llvm.atomicrmw`` (acq_rel); mulf/muli/maximumf/minimumf: a cmpxchg loop.
+- atomic_rmw: in memref_atomics.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from xdsl.dialects import arith, llvm, memref
 from xdsl.dialects.builtin import (
@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
     i1,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from xmux.dialects import llvm as llvm_ext
 from xmux.errors import NotSupportedError
@@ -54,7 +54,6 @@ from xmux.lowering.to_llvm.types import (
     convert_type,
     descriptor_type,
     element_type,
-    intrinsic_suffix,
     is_dynamic,
     memref_strides,
     scalar_bytes,
@@ -551,103 +550,6 @@ def lower_get_global(lw: FunctionLowerer, op: Operation) -> None:
     lw.set(op.memref, desc)
 
 
-# -- atomics ---------------------------------------------------------------------------------
-
-# MLIR's arith::AtomicRMWKind numbering (the generic form of memref.atomic_rmw stores these)
-ATOMIC_KINDS = {
-    0: "addf",
-    1: "addi",
-    2: "assign",
-    3: "maximumf",
-    4: "maxs",
-    5: "maxu",
-    6: "minimumf",
-    7: "mins",
-    8: "minu",
-    9: "mulf",
-    10: "muli",
-    11: "ori",
-    12: "andi",
-    13: "maxnumf",
-    14: "minnumf",
-}
-_RMW_OPS = {
-    "addf": "fadd",
-    "addi": "add",
-    "assign": "xchg",
-    "maxs": "max",
-    "maxu": "umax",
-    "mins": "min",
-    "minu": "umin",
-    "ori": "or",
-    "andi": "and",
-    "maxnumf": "fmax",
-    "minnumf": "fmin",
-}
-
-
-def _combine(kind: str) -> Callable[[FunctionLowerer, SSAValue, SSAValue], SSAValue]:
-    def run(lw: FunctionLowerer, a: SSAValue, b: SSAValue) -> SSAValue:
-        if kind == "mulf":
-            return lw.emit_value(llvm.FMulOp(a, b))
-        if kind == "muli":
-            return lw.emit_value(llvm_ext.MulOp(a, b))
-        name = {"maximumf": "maximum", "minimumf": "minimum"}[kind]
-        res = lw.intrinsic(f"llvm.{name}.{intrinsic_suffix(a.type)}", [a, b], a.type)
-        assert res is not None
-        return res
-
-    return run
-
-
-def atomic_update(
-    lw: FunctionLowerer,
-    ptr: SSAValue,
-    value_type: Attribute,
-    update: Callable[[SSAValue], SSAValue],
-) -> SSAValue:
-    """A cmpxchg loop applying ``update`` atomically; returns the old value."""
-    int_t = value_type
-    if isinstance(value_type, AnyFloat):
-        int_t = IntegerType(value_type.bitwidth)
-    init = lw.emit_value(llvm.LoadOp(ptr, value_type))
-    loop = lw.new_block([value_type])
-    done = lw.new_block()
-    lw.emit(llvm.BrOp(loop, init))
-    lw.start(loop)
-    old = loop.args[0]
-    new = update(old)
-
-    def as_int(v: SSAValue) -> SSAValue:
-        return v if int_t == value_type else lw.emit_value(llvm.BitcastOp(v, int_t))
-
-    pair = lw.emit_value(
-        llvmx.AtomicCmpXchgOp(ptr, as_int(old), as_int(new), "acq_rel", "monotonic")
-    )
-    seen = lw.emit_value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair, int_t))
-    ok = lw.emit_value(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1))
-    if int_t != value_type:
-        seen = lw.emit_value(llvm.BitcastOp(seen, value_type))
-    lw.emit(llvm.CondBrOp(ok, done, [], loop, [seen]))
-    lw.start(done)
-    return old
-
-
-def lower_atomic_rmw(lw: FunctionLowerer, op: Operation) -> None:
-    assert isinstance(op, memref.AtomicRMWOp)
-    kind = ATOMIC_KINDS.get(op.kind.value.data)
-    if kind is None:
-        raise lw.error(op, f"unknown atomic kind {op.kind.value.data}")
-    ptr = element_address(lw, op.memref, op.indices)
-    value = lw.get(op.value)
-    if kind in _RMW_OPS:
-        res = lw.emit_value(llvmx.AtomicRMWOp(_RMW_OPS[kind], ptr, value, "acq_rel"))
-    else:
-        combine = _combine(kind)
-        res = atomic_update(lw, ptr, value.type, lambda old: combine(lw, old, value))
-    lw.set(op.result, res)
-
-
 def lower_alloca_scope(lw: FunctionLowerer, op: Operation) -> None:
     assert isinstance(op, memref.AllocaScopeOp)
     term = lw.lower_ops(op.scope.block)
@@ -700,7 +602,6 @@ HANDLERS: dict[str, Handler] = {
     "memref.extract_aligned_pointer_as_index": lower_extract_aligned_pointer,
     "memref.copy": lower_copy,
     "memref.get_global": lower_get_global,
-    "memref.atomic_rmw": lower_atomic_rmw,
     "memref.alloca_scope": lower_alloca_scope,
     "builtin.unrealized_conversion_cast": lower_unrealized_cast,
 }

@@ -159,8 +159,10 @@ class _Lowerer:
         return None
 
     def _cas_loop(self, b: Ops, ptr: SSAValue, t: Attribute, region: Block,
-                  body: list[Operation], result: SSAValue) -> tuple[SSAValue, SSAValue]:
-        """cmpxchg until no other thread changed ``*ptr`` between the read and the swap."""
+                  body: list[Operation], result: SSAValue, ordering: str = "acq_rel",
+                  ) -> tuple[SSAValue, SSAValue]:
+        """cmpxchg until no other thread changed ``*ptr`` between the read and the swap;
+        ``ordering`` is the swap's on success."""
         it = _bits(t, self.where)
         start = _from_bits(b, b(llvm.LoadOp(ptr, it)), t)
         before = Block(arg_types=[t])
@@ -174,7 +176,7 @@ class _Lowerer:
                 mapper[r] = nr
         new = mapper.get(result, result)
         pair = bb(llvmx.AtomicCmpXchgOp(ptr, _to_bits(bb, cur, it), _to_bits(bb, new, it),
-                                        "acq_rel", "monotonic"))
+                                        ordering, "monotonic"))
         seen = _from_bits(bb, bb(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), pair,
                                                      it)), t)
         ok = bb(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), pair, i1))

@@ -51,7 +51,7 @@ func.func @k(%a: memref<?xf32>, %n: index, %wi: !llvm.ptr) attributes {mux.kerne
 // CHECK:      ^bb5:
 // CHECK-NEXT:   llvm.call @helper(%[[A]], %{{.*}}) {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
 // CHECK:        llvm.load %{{[0-9]+}} : !llvm.ptr -> f32
-// CHECK:        llvm.atomicrmw fadd %{{.*}}, %{{.*}} acq_rel {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
+// CHECK:        llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {access_groups = [#llvm.access_group<id = distinct[1]<>>]}
 // CHECK-NEXT:   %[[NEXT:.*]] = llvm.add
 // CHECK-NEXT:   llvm.br ^bb1(%[[NEXT]] : i64) {loop_annotation = #llvm.loop_annotation<mustProgress = true, parallelAccesses = #llvm.access_group<id = distinct[1]<>>>}
 // CHECK:      ^bb8:

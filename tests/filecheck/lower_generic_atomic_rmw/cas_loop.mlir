@@ -20,7 +20,7 @@ func.func @f(%m: memref<?x4xi32>, %i: index, %j: index, %c3: i32) -> i32 {
 // CHECK-NEXT: %[[START:.*]] = llvm.load %[[P]] : !llvm.ptr -> i32
 // CHECK-NEXT: %old, %{{.*}} = scf.while (%[[CUR:.*]] = %[[START]]) : (i32) -> (i32, i32) {
 // CHECK-NEXT:   %new = arith.muli %[[CUR]], %c3 : i32
-// CHECK-NEXT:   %[[PAIR:.*]] = llvm.cmpxchg %[[P]], %[[CUR]], %new acq_rel monotonic
+// CHECK-NEXT:   %[[PAIR:.*]] = llvm.cmpxchg %[[P]], %[[CUR]], %new monotonic monotonic
 // CHECK-NEXT:   %[[SEEN:.*]] = llvm.extractvalue %[[PAIR]][0]
 // CHECK-NEXT:   %[[OK:.*]] = llvm.extractvalue %[[PAIR]][1]
 // CHECK:        scf.condition(%{{.*}}) %[[SEEN]], %new : i32, i32
