@@ -15,10 +15,14 @@ thread) that releases the GIL; Python's SIGINT handler only sets a flag there, a
   every participant of a pooled launch runs out of slices within one work-group's time; the
   launch's ``join`` returns when every slice is accounted for and the pool stays usable.
 - ``cancel_word()`` says which word a launch polls: the interrupt word (cleared first) for a
-  launch from the main thread while Python's default handler (``signal.default_int_handler``)
-  is set, the only case where an interrupted launch is followed by a ``KeyboardInterrupt``;
-  otherwise a word that is never set (a launch from another thread, or under a user handler,
-  runs to its end as before: skipping groups there would return incomplete outputs silently).
+  launch from the main thread; otherwise a word that is never set (a launch from another
+  thread runs to its end). Ctrl-C sets the word only while Python's default handler
+  (``signal.default_int_handler``) is set, the only case where an interrupted launch is
+  followed by a ``KeyboardInterrupt``: under a user handler, or with SIGINT ignored (a
+  process started in the background by a shell without job control), the launch runs to its
+  end, since skipping groups there would return incomplete outputs silently. A failed check
+  of the checking mode sets it in every case (``cancel_main_launch``): that launch raises
+  ``CheckError`` anyway, and stops within a work-group of the failure.
 
 Linux only (``sigaction``); elsewhere launches are not cancellable.
 """
@@ -159,9 +163,10 @@ def disarm() -> None:
 
 def cancel_word() -> int:
     """The address of the word a launch starting now polls before each work-group: the
-    interrupt word, cleared, for a launch from the main thread under Python's default SIGINT
-    handler; else a word that is never set."""
-    if _armed and _get_ident() == _MAIN:
+    interrupt word, cleared, for a launch from the main thread (Ctrl-C sets it where Python's
+    default SIGINT handler is the one set, a failed check always: ``cancel_main_launch``);
+    else a word that is never set."""
+    if _get_ident() == _MAIN:
         _interrupt.value = 0
         return interrupt_word
     return never_word

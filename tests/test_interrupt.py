@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -177,6 +178,8 @@ def _child(code: str, *args: str, **env: str) -> dict:
     r = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=180,
         env={**os.environ, **env},
+        # SIGINT as a terminal gives it: a suite started in the background inherits it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
