@@ -60,8 +60,8 @@ trips of an unrolled short loop at most ``MAX_UNROLLED_STEPS``. At most the dime
 known size, preferring a divisor of it close to R.
 
 Options: ``factor`` = 0 (default: the cost model), 1 (off) or R >= 2 (jam R wherever a loop
-qualifies); ``acc_budget`` (default 128: AVX-512's 32 registers; ``xmux.pipelines.cpu``
-gives 64 on hosts without AVX-512).
+qualifies); ``acc_budget`` (default 0: the JIT target's, 128 floats with AVX-512's 32
+registers, 64 without).
 
 Expects: the output of ``work-item-loops`` (and ``work-item-loop-interchange``).
 Guarantees: the same results for race-free kernels; work-item loops stay marked.
@@ -591,6 +591,14 @@ def _jam_kernel(kernel: func.FuncOp, factor: int, budget: int) -> None:
         unroll_and_jam(loop, dim, r, private)
 
 
+def _host_budget() -> int:
+    """Half the vector register file of the JIT's target, in floats (32 x 256 bits with
+    AVX-512, else 16)."""
+    from xmux.runtime import jit
+
+    return 128 if jit.host_has_wide_vectors() else 64
+
+
 @dataclass(frozen=True)
 class WorkItemUnrollAndJam(ModulePass):
     name = "work-item-unroll-and-jam"
@@ -598,9 +606,10 @@ class WorkItemUnrollAndJam(ModulePass):
     #: 0: the cost model's factor; 1: off; R >= 2: jam R work-items
     factor: int = 0
     #: floats of vector registers the cost model may fill with accumulators (R x inner
-    #: local size x accumulators per work-item): 128 suits 32 registers (AVX-512),
-    #: 64 16 of 256 bits (AVX2; ``xmux.pipelines.cpu`` picks by the host)
-    acc_budget: int = 128
+    #: local size x accumulators per work-item): 128 suits 32 registers (AVX-512), 64 16 of
+    #: 256 bits (AVX2); 0: the JIT's target decides, asked when the pass runs (a compile,
+    #: which starts LLVM anyway), not when the pipeline is built: a warm-cache hit never does
+    acc_budget: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not isinstance(self.factor, int) or not 0 <= self.factor <= MAX_FACTOR:
@@ -611,4 +620,4 @@ class WorkItemUnrollAndJam(ModulePass):
         if self.factor == 1:
             return
         for kernel in attrs.entry_points(op):
-            _jam_kernel(kernel, self.factor, self.acc_budget)
+            _jam_kernel(kernel, self.factor, self.acc_budget or _host_budget())

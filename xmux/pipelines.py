@@ -93,14 +93,6 @@ def valid_vector_width(w: object) -> bool:
     return isinstance(w, int) and w >= 0 and (w <= 1 or w & (w - 1) == 0)
 
 
-def _acc_budget() -> int:
-    """work-item-unroll-and-jam's register budget for accumulators, in floats: half the
-    vector register file of the JIT's target (32 x 256 bits with AVX-512, else 16)."""
-    from xmux.runtime import jit
-
-    return 128 if jit.host_has_wide_vectors() else 64
-
-
 def valid_unroll_jam(r: object) -> bool:
     """0 (cost model), 1 (off) or a factor 2..16 of work-item-unroll-and-jam."""
     return isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= 16
@@ -180,7 +172,7 @@ def cpu(
         wi_loops["check_plan"] = True
     if wi_loops:
         options["work-item-loops"] = wi_loops
-    options["work-item-unroll-and-jam"] = {"factor": unroll_jam, "acc_budget": _acc_budget()}
+    options["work-item-unroll-and-jam"] = {"factor": unroll_jam}
     names = list(KERNEL_STAGES)
     if checks:
         names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
