@@ -14,9 +14,9 @@ from functools import cache
 
 import numpy as np
 
-from xmux.dialects import attrs
+from xmux.dialects import kernel_layout as layout
 
-SchedInfo = ctypes.c_int64 * attrs.SCHED_NUM_FIELDS
+SchedInfo = ctypes.c_int64 * layout.SCHED_NUM_FIELDS
 
 ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
 EntryHookFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
@@ -118,7 +118,7 @@ def local_descriptor_fields(shape: list[int]) -> list[int]:
     return [0, 0, 0, *shape, *strides]
 
 
-def layout_of(kernel: attrs.KernelInfo) -> tuple[tuple[str, str, int], ...]:
+def layout_of(kernel: layout.KernelInfo) -> tuple[tuple[str, str, int], ...]:
     out = []
     for a in kernel.args:
         if a.kind in ("memref", "local"):
@@ -138,14 +138,14 @@ def schedule_info(
     cancel_word: int = 0,
 ) -> ctypes.Array:
     """One ``schedule_info`` row; ``cancel_word``: the address the entry hook polls before
-    each work-group (``attrs.SCHED_CANCEL``; 0: none)."""
+    each work-group (``layout.SCHED_CANCEL``; 0: none)."""
     s = SchedInfo()
     for d in range(3):
-        s[attrs.SCHED_GLOBAL_SIZE + d] = global_size[d]
-        s[attrs.SCHED_GLOBAL_OFFSET + d] = global_offset[d]
-        s[attrs.SCHED_LOCAL_SIZE + d] = local_size[d]
-    s[attrs.SCHED_SLICE] = slice_index
-    s[attrs.SCHED_TOTAL_SLICES] = total_slices
-    s[attrs.SCHED_WORK_DIM] = work_dim
-    s[attrs.SCHED_CANCEL] = cancel_word
+        s[layout.SCHED_GLOBAL_SIZE + d] = global_size[d]
+        s[layout.SCHED_GLOBAL_OFFSET + d] = global_offset[d]
+        s[layout.SCHED_LOCAL_SIZE + d] = local_size[d]
+    s[layout.SCHED_SLICE] = slice_index
+    s[layout.SCHED_TOTAL_SLICES] = total_slices
+    s[layout.SCHED_WORK_DIM] = work_dim
+    s[layout.SCHED_CANCEL] = cancel_word
     return s

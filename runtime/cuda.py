@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from xmux.dialects.attrs import ArgInfo, KernelInfo
+from xmux.dialects.kernel_layout import ArgInfo, KernelInfo
 from xmux.errors import LaunchError, XmuxError
 from xmux.runtime import nvptx_abi as abi
 from xmux.runtime.launch import NDRange, _check_scalar, _local_shape

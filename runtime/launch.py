@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xmux.dialects import attrs
-from xmux.dialects.attrs import ArgInfo, KernelInfo
+from xmux.dialects import kernel_layout as layout
+from xmux.dialects.kernel_layout import ArgInfo, KernelInfo
 from xmux.errors import LaunchError
 from xmux.runtime import abi, env, interrupt, pool, tuning
 
@@ -441,8 +441,8 @@ def _schedules(nd: NDRange, threads: int, cancel: int) -> tuple[np.ndarray, int]
         )
         slices = guided_slices(nd.total_groups, threads)
         rows = np.tile(base, (len(slices), 1))
-        rows[:, attrs.SCHED_SLICE] = [s for s, _ in slices]
-        rows[:, attrs.SCHED_TOTAL_SLICES] = [t for _, t in slices]
+        rows[:, layout.SCHED_SLICE] = [s for s, _ in slices]
+        rows[:, layout.SCHED_TOTAL_SLICES] = [t for _, t in slices]
         if len(_sched_cache) >= 256:
             _sched_cache.clear()
         _sched_cache[key] = cached = (rows, rows.ctypes.data)

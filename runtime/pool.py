@@ -58,7 +58,7 @@ import time
 
 import numpy as np
 
-from xmux.dialects import attrs
+from xmux.dialects import kernel_layout as layout
 from xmux.errors import XmuxError
 from xmux.runtime import interrupt
 
@@ -87,7 +87,7 @@ _PAUSE = {
 
 def _ir() -> str:
     decl, pause = _PAUSE.get(platform.machine().lower(), ("", ""))
-    fields = attrs.SCHED_NUM_FIELDS
+    fields = layout.SCHED_NUM_FIELDS
     return interrupt.HANDLER_IR + f"""
 {decl}
 declare i32 @clock_gettime(i32, ptr)

@@ -192,7 +192,7 @@ def launch_info(info: object) -> object:
     ``!llvm.ptr`` field of the packed struct has the size and alignment of a ``uint64``)."""
     import dataclasses
 
-    from xmux.dialects.attrs import ArgInfo
+    from xmux.dialects.kernel_layout import ArgInfo
 
     return dataclasses.replace(
         info,  # type: ignore[type-var]

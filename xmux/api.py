@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
+from xmux.dialects.kernel_layout import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import NotSupportedError, XmuxError
 from xmux.runtime import abi, env
 from xmux.runtime import checks as _checks
@@ -35,16 +35,16 @@ __all__ = ["Kernel", "Program", "compile", "compile_to_llvm_ir", "kernel_infos"]
 
 def _read_source(source: object) -> tuple[str | None, object]:
     """(text, module-or-None) of what the user passed."""
-    from xdsl.dialects.builtin import ModuleOp
-
-    if isinstance(source, ModuleOp):
-        return None, source.clone()
     if isinstance(source, Path) or (
         isinstance(source, str) and "\n" not in source and source.endswith(".mlir")
     ):
         return read_source_file(Path(source)), None
     if isinstance(source, str):
         return source, None
+    from xdsl.dialects.builtin import ModuleOp  # only here: text hitting the cache needs no xDSL
+
+    if isinstance(source, ModuleOp):
+        return None, source.clone()
     got = type(source).__name__
     raise XmuxError(f"xmux.compile expects MLIR text, a path or a ModuleOp, got {got}")
 

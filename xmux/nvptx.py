@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from xmux.dialects.attrs import KernelInfo, dump_kernel_infos, load_kernel_infos
+from xmux.dialects.kernel_layout import KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import XmuxError
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec

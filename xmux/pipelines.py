@@ -11,11 +11,12 @@ prog = xmux.compile(src, pipeline=passes)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
-
-from xmux.registry import get_all_passes
 from xmux.runtime import env
+
+if TYPE_CHECKING:  # xDSL is imported when a pipeline is built, not by xmux.compile's cache hit
+    from xdsl.passes import ModulePass
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
@@ -82,6 +83,8 @@ METADATA_PASSES = frozenset(
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
+    from xmux.registry import get_all_passes
+
     passes = get_all_passes()
     if name not in passes:
         raise KeyError(f"unknown pass '{name}'; known: {', '.join(sorted(passes))}")
@@ -226,6 +229,7 @@ def parse(text: str) -> list[ModulePass]:
     from xdsl.passes import PassPipeline
 
     from xmux.errors import XmuxError
+    from xmux.registry import get_all_passes
 
     try:
         return list(PassPipeline.parse_spec(get_all_passes(), text).passes)
