@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import _signal
 import atexit
+import contextlib
 import ctypes
 import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 
 __all__ = ["HANDLER_IR", "WORDS", "arm", "cancel_word", "disarm", "interrupt_word", "never_word"]
 
@@ -180,6 +182,24 @@ def cancel_main_launch() -> None:
     skipped): a failed check of the checking mode (``runtime/checks.py``), which that launch
     then raises."""
     _interrupt.value = 1
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """SIGINT held back on the main thread until the block ends (then delivered as usual).
+
+    For compiles a launch starts (a local-size variant): they import xDSL lazily, and a
+    ``KeyboardInterrupt`` raised inside a class body's ``__set_name__`` comes out as a
+    ``RuntimeError`` and leaves the module half-imported for the rest of the process."""
+    if not hasattr(signal, "pthread_sigmask") or threading.get_ident() != _MAIN:
+        yield
+        return
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if not blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _after_fork_in_child() -> None:

@@ -363,6 +363,14 @@ class Program(KernelTable, SpecConstantsAPI):
         )
 
     def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
+        from xmux.runtime import interrupt
+
+        # a launch compiles this: Ctrl-C waits for its end (it may import xDSL for the first
+        # time, which an exception in the middle leaves broken: interrupt.sigint_deferred)
+        with interrupt.sigint_deferred():
+            return self._variant_ir_now(info, local)
+
+    def _variant_ir_now(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
         from xdsl.dialects.builtin import ModuleOp
 
         from xmux.dialects import attrs
