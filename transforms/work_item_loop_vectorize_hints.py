@@ -61,15 +61,15 @@ MAX_TRIP_COUNT = 32
 MAX_WIDTH = 16
 
 
-def _constant(value: SSAValue) -> int | None:
+def constant_index(value: SSAValue) -> int | None:
     op = value.owner
     if isinstance(op, arith.ConstantOp) and isinstance(op.value.type, IndexType):
         return op.value.value.data  # type: ignore[union-attr]
     return None
 
 
-def _trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
+def static_trip_count(loop: scf.ForOp) -> int | None:
+    lb, ub, step = (constant_index(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is None or ub is None or step is None or step <= 0:
         return None
     return max(ub - lb + step - 1, 0) // step
@@ -149,7 +149,7 @@ def hint_width(loop: scf.ForOp) -> int | None:
         return None
     if not vectorizable(loop):
         return None
-    trips = _trip_count(loop)
+    trips = static_trip_count(loop)
     if trips is None or not 4 <= trips <= MAX_TRIP_COUNT:
         return None
     parent = loop.parent_op()

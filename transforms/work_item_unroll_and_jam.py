@@ -121,7 +121,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xmux.dialects import attrs, mux
 from xmux.errors import XmuxError
 from xmux.transforms.uniformity import VARYING_QUERIES, is_inside, is_pure, work_item_loop_header
-from xmux.transforms.work_item_loop_vectorize_hints import vectorizable
+from xmux.transforms.work_item_loop_vectorize_hints import (
+    constant_index,
+    static_trip_count,
+    vectorizable,
+)
 
 #: R when accumulators stay in memory anyway (unknown or large inner local size): the
 #: gain is each shared load feeding R work-items
@@ -147,18 +151,6 @@ _LOADS = (memref.LoadOp, vector.LoadOp, llvm.LoadOp)
 _ALLOCAS = (memref.AllocaOp, llvm.AllocaOp)
 
 
-def _constant(value: SSAValue) -> int | None:
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value.type, IndexType):
-        return op.value.value.data  # type: ignore[union-attr]
-    return None
-
-
-def _trip_count(loop: scf.ForOp) -> int | None:
-    lb, ub, step = (_constant(v) for v in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step <= 0:
-        return None
-    return max(ub - lb + step - 1, 0) // step
 
 
 def _varies_with_dim(op: Operation, dim: int) -> bool:
@@ -253,7 +245,7 @@ def _profile(shape: _Shape) -> _Profile:
             attrs.is_work_item_loop(lp) for lp in loops
         ):
             prof.accumulators += len(op.iter_args)  # a uniform loop in a work-item loop
-            trips = _trip_count(op)
+            trips = static_trip_count(op)
             if trips is not None and trips <= SMALL_TRIP_COUNT:
                 prof.short_trips = max(prof.short_trips, trips)
         if isinstance(op, (memref.StoreOp, vector.StoreOp)) and in_uniform:
@@ -306,7 +298,7 @@ def _synchronizes(op: Operation) -> bool:
 
 def _candidate(loop: scf.ForOp) -> int | None:
     """The dimension of an outer work-item loop that may be jammed, else None."""
-    if attrs.is_work_item_loop(loop) or loop.iter_args or _constant(loop.step) != 1:
+    if attrs.is_work_item_loop(loop) or loop.iter_args or constant_index(loop.step) != 1:
         return None
     header = work_item_loop_header(loop)
     if len(header) != 1:
@@ -421,7 +413,7 @@ class _Jammer:
         """The trip count of a loop to unroll fully, else None."""
         if attrs.is_work_item_loop(op) or work_item_loop_header(op):
             return None
-        trips = _trip_count(op)
+        trips = static_trip_count(op)
         if trips is None or trips > SMALL_TRIP_COUNT:
             return None
         size = 0
@@ -433,7 +425,7 @@ class _Jammer:
 
     def _unroll_for(self, op: scf.ForOp, trips: int, block: Block) -> None:
         self.unrolled += 1
-        lb, step = _constant(op.lb), _constant(op.step)
+        lb, step = constant_index(op.lb), constant_index(op.step)
         assert lb is not None and step is not None
         src = op.body.block
         term = src.last_op
@@ -510,7 +502,7 @@ def unroll_and_jam(loop: scf.ForOp, dim: int, factor: int,
     remainder loop (``loop`` itself, dropped when it never runs); returns the main loop."""
     before = InsertPoint.before(loop)
     lb, ub = loop.lb, loop.ub
-    clb, cub = _constant(lb), _constant(ub)
+    clb, cub = constant_index(lb), constant_index(ub)
     c_r = _index(factor)
     setup: list[Operation] = [c_r]
     if clb is not None and cub is not None:
