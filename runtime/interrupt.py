@@ -186,20 +186,34 @@ def cancel_main_launch() -> None:
 
 @contextlib.contextmanager
 def sigint_deferred() -> Iterator[None]:
-    """SIGINT held back on the main thread until the block ends (then delivered as usual).
+    """SIGINT held back on the main thread until the block ends (then handled as usual).
 
     For compiles a launch starts (a local-size variant): they import xDSL lazily, and a
     ``KeyboardInterrupt`` raised inside a class body's ``__set_name__`` comes out as a
-    ``RuntimeError`` and leaves the module half-imported for the rest of the process."""
-    if not hasattr(signal, "pthread_sigmask") or threading.get_ident() != _MAIN:
+    ``RuntimeError`` and leaves the module half-imported for the rest of the process. Blocking
+    the signal on this thread is not enough (the kernel hands a process's SIGINT to any
+    thread that does not block it, a pool worker's, and Python raises in the main thread all
+    the same), so the block runs under a Python handler that only records the signal; after
+    it the handlers are put back exactly (the native one of ``arm`` included) and a recorded
+    signal goes to the handler that was set."""
+    prev = signal.getsignal(signal.SIGINT)
+    if prev is None or threading.get_ident() != _MAIN:
         yield
         return
-    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    native = _current()
+    got: list[object] = []
+    signal.signal(signal.SIGINT, lambda _sig, frame: got.append(frame))
     try:
         yield
     finally:
-        if not blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, prev)
+        if native is not None and _sigaction is not None:
+            _sigaction(signal.SIGINT, ctypes.byref(native), None)  # arm's handler, if it was
+        if got:
+            if callable(prev):
+                prev(signal.SIGINT, got[0])
+            elif prev == signal.SIG_DFL:
+                os.kill(os.getpid(), signal.SIGINT)
 
 
 def _after_fork_in_child() -> None:

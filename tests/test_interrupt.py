@@ -208,3 +208,43 @@ def test_no_worker_writes_after_an_interrupted_launch_returns() -> None:
     res = _child(STRESS, "4", XMUX_SPIN_US="0")
     assert res["interrupts"] > 20, res
     assert res["late_writes"] == 0, res
+
+
+DEFERRED = r'''
+import json, signal, sys, threading, time
+from xmux.runtime import interrupt
+
+mode = sys.argv[1]
+if mode == "ignored":
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+stop = threading.Event()
+worker = threading.Thread(target=stop.wait)
+worker.start()
+res = {"inside": False, "after": False}
+c_handler = interrupt._current().handler  # the C-level action comes back exactly
+try:
+    with interrupt.sigint_deferred():
+        # the kernel may hand a process's SIGINT to any thread: here, the worker's
+        signal.pthread_kill(worker.ident, signal.SIGINT)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        try:
+            for _ in range(50):
+                time.sleep(0.002)  # the main thread runs Python code: a handler would run now
+        except KeyboardInterrupt:
+            res["inside"] = True
+except KeyboardInterrupt:
+    res["after"] = True
+res["handler_back"] = signal.getsignal(signal.SIGINT) in (signal.default_int_handler,
+                                                           signal.SIG_IGN)
+res["handler_back"] &= interrupt._current().handler == c_handler
+stop.set()
+print(json.dumps(res))
+'''
+
+
+@pytest.mark.parametrize("mode", ["default", "ignored"])
+def test_sigint_deferred_holds_ctrl_c_from_any_thread_until_the_block_ends(mode: str) -> None:
+    """A compile a launch starts imports xDSL: Ctrl-C in the middle would leave it
+    half-imported, so it comes after the block, even when a worker thread took the signal."""
+    res = _child(DEFERRED, mode)
+    assert res == {"inside": False, "after": mode == "default", "handler_back": True}

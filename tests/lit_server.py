@@ -1,0 +1,235 @@
+"""A fork server for lit's RUN lines: ``xmux-opt`` and ``filecheck`` without Python start-up.
+
+Every RUN line of the FileCheck suite starts fresh ``xmux-opt`` and ``filecheck`` processes, and
+about 0.3 s of each ``xmux-opt`` is importing xDSL and xmux (``bench/startup.py``): with ~500
+such lines that was most of the lit suite's time on a 2-core machine. The lit configuration
+starts one server per lit run (``start``); the server imports both tools, every xmux pass and
+dialect, and then forks a child per request. The lit RUN lines find ``xmux-opt`` and
+``filecheck`` in a directory put first on PATH, where each is a small client (``client``,
+standard library only, run with ``python -IS``) that hands the server its argv, working
+directory, environment and its stdin/stdout/stderr file descriptors, and exits with the exit
+status the child reports. The child runs the tool's ``main`` exactly as the installed script
+would, in a process with the client's descriptors, directory and environment (xmux reads its
+environment variables at use, never at import).
+
+What stays real: the installed scripts are the same ``main`` functions; tests of the command
+line that need a fresh process (``bench/startup.py``, pytest's CLI tests) run the installed
+ones. A client that cannot reach the server runs the installed tool itself, so lit without the
+server (``XMUX_LIT_FORK_SERVER=0``) runs the same tests, only slower. The server exits when the
+lit process that started it is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+#: tool name → "module:function" of its console script (the function returns an exit status)
+TOOLS = {"xmux-opt": "xmux.cli:opt_main", "filecheck": "filecheck.main:main"}
+ENV = "XMUX_LIT_SERVER"  # the server's socket, set for the RUN lines by the lit configuration
+_LEN = 8
+_SERVER_STDIO: list = []
+
+
+# ---------------------------------------------------------------------------------------
+# client (imports only the standard library: it runs once per RUN line)
+
+
+def client(tool: str, installed: str) -> None:
+    """Run ``tool`` through the server, or exec the ``installed`` script when there is none."""
+    path = os.environ.get(ENV)
+    sock = None
+    if path:
+        try:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+        except OSError:
+            sock = None
+    if sock is None:
+        os.execv(installed, [installed, *sys.argv[1:]])
+    import json
+
+    payload = json.dumps({"tool": tool, "argv": [tool, *sys.argv[1:]], "cwd": os.getcwd(),
+                          "env": dict(os.environ)}).encode()
+    data = len(payload).to_bytes(_LEN, "little") + payload
+    sent = socket.send_fds(sock, [data], [0, 1, 2])
+    if sent < len(data):
+        sock.sendall(data[sent:])
+    status = _recv_exactly(sock, 4)
+    if status is None:
+        os.write(2, f"{tool}: the lit fork server's child ended without an exit status "
+                    "(killed or crashed)\n".encode())
+        os._exit(70)
+    os._exit(int.from_bytes(status, "little", signed=True))
+
+
+def _recv_exactly(sock: socket.socket, n: int) -> bytes | None:
+    buf = b""
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return buf
+
+
+# ---------------------------------------------------------------------------------------
+# server
+
+
+def _warm() -> None:
+    """Import what a request could need, so no child pays for it."""
+    import importlib
+
+    for target in TOOLS.values():
+        importlib.import_module(target.split(":")[0])
+    from xmux.cli import pass_options_help
+    from xmux.registry import get_all_dialects
+
+    pass_options_help()  # imports every pass
+    for load in get_all_dialects().values():
+        load()
+
+
+def _fresh_stdio() -> None:
+    """New ``sys.std*`` over the client's descriptors, buffered as a fresh interpreter's are
+    (the server's were opened over /dev/null, which is seekable and not a terminal)."""
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        old = getattr(sys, name)
+        _SERVER_STDIO.append(old)  # an object that kept it writes through it: flushed at exit
+        line = fd == 2 or (fd == 1 and os.isatty(fd))
+        new = open(fd, mode, buffering=1 if line else -1, encoding=old.encoding,
+                   errors=old.errors, closefd=False)
+        setattr(sys, name, new)
+        setattr(sys, f"__{name}__", new)
+
+
+def _run_child(conn: socket.socket) -> None:
+    """In the forked child: become the client's process and run its tool; never returns."""
+    import importlib
+    import json
+    import traceback
+
+    code = 70
+    try:
+        head, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+        size = int.from_bytes(head[:_LEN], "little")
+        body = head[_LEN:]
+        if len(body) < size:
+            body += _recv_exactly(conn, size - len(body)) or b""
+        req = json.loads(body)
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(req["cwd"])
+        os.environ.clear()
+        os.environ.update(req["env"])
+        sys.argv = req["argv"]
+        _fresh_stdio()
+        module, func = TOOLS[req["tool"]].split(":")
+        try:
+            code = getattr(importlib.import_module(module), func)()  # reads sys.argv
+        except SystemExit as e:
+            code = e.code
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)
+            code = 1
+    except BaseException:  # the server's own part failed: say so on the client's stderr
+        os.write(2, f"lit fork server: {traceback.format_exc()}".encode())
+        code = 70
+    finally:
+        for stream in (sys.stdout, sys.stderr, *_SERVER_STDIO):
+            try:
+                stream.flush()
+            except Exception:  # a closed pipe: the fresh process would lose it too
+                code = code or 120
+        try:
+            conn.sendall(int(code).to_bytes(4, "little", signed=True))
+        finally:
+            os._exit(0)
+
+
+def serve(path: str, owner: int) -> None:
+    """Serve requests on ``path`` until process ``owner`` (the lit run) is gone."""
+    import gc
+    import signal
+
+    _warm()
+    gc.freeze()  # children would otherwise copy every page the collector touches
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children are reaped by the kernel
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path + ".tmp")
+    srv.listen(64)
+    os.rename(path + ".tmp", path)  # appears only once it accepts
+    srv.settimeout(1.0)
+    try:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except TimeoutError:
+                try:
+                    os.kill(owner, 0)
+                except ProcessLookupError:
+                    return
+                continue
+            conn.settimeout(None)
+            if os.fork() == 0:
+                srv.close()
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                _run_child(conn)
+            conn.close()
+    finally:
+        os.unlink(path)
+
+
+def start(tools: tuple[str, ...] = tuple(TOOLS)) -> tuple[str, str] | None:
+    """From a lit configuration: start a server for this lit process and write a client for
+    each tool; returns (the clients' directory for PATH, the socket path for ``ENV``), or None
+    where the server is turned off or did not come up (the installed tools then run)."""
+    import shutil
+    import subprocess
+    import tempfile
+    import time
+
+    if os.environ.get("XMUX_LIT_FORK_SERVER", "1") == "0" or not hasattr(socket, "send_fds"):
+        return None
+    installed = {t: shutil.which(t) for t in tools}
+    if not all(installed.values()) or len(sys.executable) > 100:  # a shebang line's limit
+        return None
+    root = tempfile.mkdtemp(prefix="xmux-lit-")
+    path = os.path.join(root, "server.sock")
+    bindir = os.path.join(root, "bin")
+    os.mkdir(bindir)
+    here = os.path.dirname(os.path.abspath(__file__))
+    for tool, script in installed.items():
+        client_path = os.path.join(bindir, tool)
+        with open(client_path, "w") as f:
+            f.write(f"#!{sys.executable} -IS\nimport sys\nsys.path.insert(0, {here!r})\n"
+                    f"from lit_server import client\nclient({tool!r}, {script!r})\n")
+        os.chmod(client_path, 0o755)
+    subprocess.Popen(
+        [sys.executable, os.path.abspath(__file__), "serve", path, str(os.getpid()), root],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.02)
+    return bindir, path
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["serve"]:
+    _, _, sock_path, owner_pid, tmp_root = sys.argv
+    try:
+        serve(sock_path, int(owner_pid))
+    finally:
+        import shutil
+
+        shutil.rmtree(tmp_root, ignore_errors=True)
