@@ -26,7 +26,11 @@ import socket
 import sys
 
 #: tool name → "module:function" of its console script (the function returns an exit status)
-TOOLS = {"xmux-opt": "xmux.cli:opt_main", "filecheck": "filecheck.main:main"}
+TOOLS = {"xmux-opt": "xmux.cli:opt_main", "xmux-run": "xmux.cli:run_main",
+         "filecheck": "filecheck.main:main"}
+#: what a request may need besides the tools' modules, imported before the first fork (no
+#: LLVM target and no thread is set up here: those read the client's environment)
+WARM = ("xmux.runtime.runner", "xmux.runtime.interpreter.driver")
 ENV = "XMUX_LIT_SERVER"  # the server's socket, set for the RUN lines by the lit configuration
 _LEN = 8
 _SERVER_STDIO: list = []
@@ -82,8 +86,8 @@ def _warm() -> None:
     """Import what a request could need, so no child pays for it."""
     import importlib
 
-    for target in TOOLS.values():
-        importlib.import_module(target.split(":")[0])
+    for module in (*(t.split(":")[0] for t in TOOLS.values()), *WARM):
+        importlib.import_module(module)
     from xmux.cli import pass_options_help
     from xmux.registry import get_all_dialects
 
@@ -188,10 +192,20 @@ def serve(path: str, owner: int) -> None:
         os.unlink(path)
 
 
+_started: dict[int, tuple[str, str] | None] = {}
+
+
 def start(tools: tuple[str, ...] = tuple(TOOLS)) -> tuple[str, str] | None:
     """From a lit configuration: start a server for this lit process and write a client for
     each tool; returns (the clients' directory for PATH, the socket path for ``ENV``), or None
-    where the server is turned off or did not come up (the installed tools then run)."""
+    where the server is turned off or did not come up (the installed tools then run). The
+    test suites of one lit run share one server."""
+    if os.getpid() not in _started:
+        _started[os.getpid()] = _start(tools)
+    return _started[os.getpid()]
+
+
+def _start(tools: tuple[str, ...]) -> tuple[str, str] | None:
     import shutil
     import subprocess
     import tempfile

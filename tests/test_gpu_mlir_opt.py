@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.inprocess_cli import xmux_opt
 
 MLIR_OPT = shutil.which("mlir-opt-19") or shutil.which("mlir-opt")
 GPU_TESTS = Path(__file__).resolve().parent / "filecheck" / "gpu"
@@ -23,11 +24,7 @@ pytestmark = pytest.mark.skipif(MLIR_OPT is None,
 
 
 def _xmux_opt(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", "import sys; from xmux.cli import opt_main; sys.exit(opt_main())",
-         *args],
-        input=stdin, capture_output=True, text=True, check=False,
-    )
+    return xmux_opt(args, stdin)
 
 
 def _mlir_opt(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess:

@@ -11,13 +11,13 @@ import io
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from tests.inprocess_cli import xmux_opt
 from xmux import pipelines
 from xmux.lowering.emit import emit_text
 from xmux.registry import make_context
@@ -44,16 +44,7 @@ def _run(args: list[str], stdin: str | None = None) -> str:
 def _lower(path: Path, target: str = "cpu", **options: object) -> str:
     """The module as ``xmux-opt FILE -p <the target's pipeline>`` prints it."""
     spec = pipelines.spec(pipelines.for_target(target, **options))
-    return _run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from xmux.cli import opt_main; sys.exit(opt_main())",
-            str(path),
-            "-p",
-            spec,
-        ]
-    )
+    return _xmux_opt([str(path), "-p", spec])
 
 
 def _generic(text: str) -> str:
@@ -157,15 +148,9 @@ ROUND_TRIPS = [
 
 
 def _xmux_opt(args: list[str], stdin: str | None = None) -> str:
-    return _run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from xmux.cli import opt_main; sys.exit(opt_main())",
-            *args,
-        ],
-        stdin,
-    )
+    proc = xmux_opt(args, stdin)
+    assert proc.returncode == 0, f"xmux-opt {' '.join(args[:1])}: {proc.stderr}"
+    return proc.stdout
 
 
 @pytest.mark.parametrize("name", ROUND_TRIPS)
