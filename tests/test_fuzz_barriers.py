@@ -88,6 +88,23 @@ def test_model_rejects_illegal_kernels():
     assert k.size() > 0
 
 
+def test_model_checks_sub_group_barriers_per_sub_group():
+    """A sub-group barrier under a condition on the local id: legal where each sub-group
+    agrees (size 1, or lanes 0-1 vs 2-3 at size 2), illegal where one sub-group splits
+    (campaign seed 11203: the model took sub-group barriers for fences at every size)."""
+    def kernel(bound: int) -> gen.Kernel:
+        return gen.Kernel("sgdiv", [
+            gen.Op("%b_1", "i32", "const", [], bound),
+            gen.Op("%c_1", "i1", "cmp", ["%lidi", "%b_1"], "slt"),
+            gen.If("%c_1", [gen.Barrier("sg")], [], [], [], [], []),
+        ])
+    run = harness.Run("base", (4,), (4,), None, None, (0, 0, 0, 0), 1)
+    harness.expected(kernel(1), run, 1)
+    harness.expected(kernel(2), run, 2)
+    with pytest.raises(gen.Illegal, match="sub_group_barrier"):
+        harness.expected(kernel(1), run, 2)
+
+
 def test_model_exchange_matches_numpy():
     # write own slot, barrier, read the neighbour's: out = roll(a, -1) per group
     k = gen.Kernel("ex", [gen.LStore(0, "%v"), gen.Barrier(),

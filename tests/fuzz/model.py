@@ -226,6 +226,12 @@ class _Group:
             if s.scope == "wg":
                 self.full(mask, "work_group_barrier")
                 self.ep += 1
+            else:  # every sub-group reaches it whole or not at all (a fence at size 1)
+                for lo in range(0, self.L, self.sg):
+                    part = mask[lo:lo + self.sg]
+                    if part.any() and not part.all():
+                        raise Illegal(f"sub_group_barrier reached by {int(part.sum())} of "
+                                      f"the {part.size} work-items of a sub-group")
         elif isinstance(s, Coll):
             self.full(mask, f"{s.scope} collective")
             x = self.v(s.val)
