@@ -126,6 +126,17 @@ def _read_watching(fd: int, pid: int, budget_s: float | None = None) -> list[byt
         os.close(fd)
 
 
+def quiet_remarks(stderr: str) -> str:
+    """``stderr`` without LLVM's "loop not vectorized" remarks: xmux asks for the vector width
+    of every work-item loop (``llvm.loop.vectorize.width``), and where LLVM cannot vectorize
+    one (control flow it cannot if-convert, say) the loop stays scalar, correctly, and LLVM
+    says so on stderr for each, which is noise to a user (``XMUX_LLVM_REMARKS=1`` keeps it)."""
+    if not stderr or env.flag("XMUX_LLVM_REMARKS", False):
+        return stderr
+    return "".join(line for line in stderr.splitlines(keepends=True)
+                   if not (line.startswith("remark: ") and ": loop not vectorized" in line))
+
+
 def in_process() -> bool:
     return env.flag("XMUX_LLVM_IN_PROCESS", False) or not hasattr(os, "fork")
 
@@ -182,6 +193,7 @@ def run_forked(fn: Callable[[], T], budget_s: float | None = None) -> T:
         stderr = err.read().decode(errors="replace")
     if os.WIFSIGNALED(status):
         raise LLVMAborted(os.WTERMSIG(status), stderr)
+    stderr = quiet_remarks(stderr)
     if stderr:
         sys.stderr.write(stderr)
     if not chunks:

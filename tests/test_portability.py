@@ -114,6 +114,23 @@ def test_exceptions_and_values_cross_the_fork():
         contained.run_forked(lambda: (_ for _ in ()).throw(XmuxError("bad input")))
 
 
+def test_loop_not_vectorized_remarks_are_dropped_from_the_childs_stderr(monkeypatch, capfd):
+    """A work-item loop LLVM cannot vectorize at the width xmux asked for stays scalar; LLVM's
+    remark about it is noise, other output of the child is not."""
+    remark = ("remark: <unknown>:0:0: loop not vectorized: Control flow cannot be substituted "
+              "for a select\n")
+
+    def child() -> int:
+        os.write(2, (remark + "something else\n").encode())
+        return 1
+
+    assert contained.run_forked(child) == 1
+    assert capfd.readouterr().err == "something else\n"
+    monkeypatch.setenv("XMUX_LLVM_REMARKS", "1")
+    assert contained.run_forked(child) == 1
+    assert capfd.readouterr().err == remark + "something else\n"
+
+
 def test_assertion_reason_is_short():
     line = (
         "python: /src/llvm/lib/Transforms/Vectorize/LoopVectorize.cpp:7264: "
