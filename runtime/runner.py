@@ -111,10 +111,11 @@ class HostProgram:
                 f"got {oacc_target!r}"
             )
         self.checks = checks
-        if checks:
-            from xmux.runtime import checks as _checks
+        from xmux.runtime import checks as _checks
 
-            _checks.install()
+        # not only for checks=True: XMUX_CHECK_PLAN=1 checks the barrier plan alone, and a
+        # user's pipeline may carry checking passes (as xmux.compile does)
+        _checks.install()
         ir_text, infos = api.compile_to_llvm_ir(
             module,
             pipelines.cpu(oacc_target=oacc_target, checks=checks, declare_spec_leaves=False),
@@ -157,10 +158,9 @@ class HostProgram:
             else:
                 launch.run_ndrange(self._entries[name], packed, nd, self.threads)
             self.launch_times.append((name, time.perf_counter() - t0))
-            if self.checks:
-                from xmux.runtime import checks
+            from xmux.runtime import checks
 
-                checks.raise_pending()
+            checks.raise_pending()  # a failed check of this launch (runtime/checks.py)
         except BaseException as e:  # noqa: BLE001 - reported after @main returns
             self.errors.append(e)
 
