@@ -131,6 +131,26 @@ def test_loop_not_vectorized_remarks_are_dropped_from_the_childs_stderr(monkeypa
     assert capfd.readouterr().err == remark + "something else\n"
 
 
+def test_children_that_answered_are_reaped_without_waiting_for_their_exit():
+    """The parent returns once the child's whole answer is in (its teardown takes ~10 ms in a
+    large process) and reaps it on a later call: no zombie piles up."""
+    pids = []
+    for i in range(20):
+        assert contained.run_forked(lambda i=i: (i, os.getpid()))[0] == i
+        pids.append(contained.run_forked(os.getpid))
+    assert len(contained._exiting) < 10  # reaped as the calls go, not all at the end
+    import time
+
+    deadline = time.monotonic() + 10
+    while contained._exiting and time.monotonic() < deadline:
+        contained._reap_exiting()
+        time.sleep(0.01)
+    assert contained._exiting == []
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped
+
+
 def test_assertion_reason_is_short():
     line = (
         "python: /src/llvm/lib/Transforms/Vectorize/LoopVectorize.cpp:7264: "
