@@ -69,9 +69,9 @@ def parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     deps: list[SSAValue] = []
     if parser.parse_optional_punctuation("["):
         if not parser.parse_optional_punctuation("]"):
-            deps.append(parser.parse_operand())
+            deps.append(parser.parse_operand(_TOKEN))
             while parser.parse_optional_punctuation(","):
-                deps.append(parser.parse_operand())
+                deps.append(parser.parse_operand(_TOKEN))
             parser.parse_punctuation("]")
     return is_async, deps
 
@@ -168,7 +168,7 @@ class LaunchOp(IRDLOperation):
             def assign() -> None:
                 dims.append(parser.parse_argument(expect_type=False).resolve(index))
                 parser.parse_punctuation("=")
-                out.append(parser.parse_operand())
+                out.append(parser.parse_operand(index))
 
             parser.parse_comma_separated_list(parser.Delimiter.PAREN, assign)
             if len(dims) != 3:
@@ -189,7 +189,7 @@ class LaunchOp(IRDLOperation):
         names.extend(cluster_names)
         shmem: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            shmem.append(parser.parse_operand())
+            shmem.append(parser.parse_operand(i32))
         props: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("module") is not None:
             parser.parse_punctuation("(")
@@ -357,7 +357,7 @@ class LaunchFuncOp(IRDLOperation):
             dim_type = parser.parse_type()
         shmem: list[SSAValue] = []
         if parser.parse_optional_keyword("dynamic_shared_memory_size") is not None:
-            shmem.append(parser.parse_operand())
+            shmem.append(parser.parse_operand(i32))
         args: list[SSAValue] = []
         if parser.parse_optional_keyword("args") is not None:
 
@@ -442,12 +442,12 @@ class AllocOp(IRDLOperation):
         if parser.parse_optional_keyword("host_shared") is not None:
             props["hostShared"] = UnitAttr()
         sizes = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
-                                                  lambda: parser.parse_operand())
+                                                  lambda: parser.parse_operand(IndexType()))
         syms: list[SSAValue] = []
         if parser.parse_optional_punctuation("["):
-            syms = [parser.parse_operand()]
+            syms = [parser.parse_operand(IndexType())]
             while parser.parse_optional_punctuation(","):
-                syms.append(parser.parse_operand())
+                syms.append(parser.parse_operand(IndexType()))
             parser.parse_punctuation("]")
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
