@@ -201,7 +201,10 @@ def start(tools: tuple[str, ...] = tuple(TOOLS)) -> tuple[str, str] | None:
     where the server is turned off or did not come up (the installed tools then run). The
     test suites of one lit run share one server."""
     if os.getpid() not in _started:
-        _started[os.getpid()] = _start(tools)
+        try:
+            _started[os.getpid()] = _start(tools)
+        except OSError:  # no temporary directory, no Unix sockets: the installed tools run
+            _started[os.getpid()] = None
     return _started[os.getpid()]
 
 
@@ -227,14 +230,17 @@ def _start(tools: tuple[str, ...]) -> tuple[str, str] | None:
             f.write(f"#!{sys.executable} -IS\nimport sys\nsys.path.insert(0, {here!r})\n"
                     f"from lit_server import client\nclient({tool!r}, {script!r})\n")
         os.chmod(client_path, 0o755)
-    subprocess.Popen(
+    server = subprocess.Popen(
         [sys.executable, os.path.abspath(__file__), "serve", path, str(os.getpid()), root],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True)
     deadline = time.monotonic() + 30
     while not os.path.exists(path):
-        if time.monotonic() > deadline:
-            return None
+        if server.poll() is not None or time.monotonic() > deadline:
+            if server.poll() is None:
+                server.kill()
+            shutil.rmtree(root, ignore_errors=True)
+            return None  # it died warming up, or never came up: the installed tools run
         time.sleep(0.02)
     return bindir, path
 

@@ -74,3 +74,13 @@ def test_without_the_server_the_client_runs_the_installed_tool(served, tmp_path:
     assert (code, err) == (0, "")
     assert "arith.addi" in out
 
+
+
+def test_a_server_that_dies_warming_up_leaves_the_installed_tools(monkeypatch) -> None:
+    """lit then runs the installed scripts at once, not after the 30 s start-up deadline."""
+    import time
+
+    monkeypatch.setattr(sys, "executable", "/bin/false")
+    start = time.monotonic()
+    assert lit_server._start(("xmux-opt",)) is None
+    assert time.monotonic() - start < 10
