@@ -131,16 +131,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import acc, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from xmux.transforms.openacc.acc_common import DATA_ONLY, IDENTITY_ENTRY, err, unsupported, var_name
-from xmux.transforms.openacc.atomics import lower_atomics
-from xmux.transforms.openacc.outline import Outliner
+from xmux.lazy_import import has_dialect_ops, lazy_module
 
-_RECIPES = (acc.ReductionRecipeOp, acc.PrivateRecipeOp, acc.FirstprivateRecipeOp)
+# imported only for modules with acc ops (xDSL's acc dialect alone is ~50 ms of start-up)
+acc = lazy_module("xdsl.dialects.acc")
+acc_common = lazy_module("xmux.transforms.openacc.acc_common")
+atomics = lazy_module("xmux.transforms.openacc.atomics")
+outline = lazy_module("xmux.transforms.openacc.outline")
+
+
+def _recipes() -> tuple[type[Operation], ...]:
+    return (acc.ReductionRecipeOp, acc.PrivateRecipeOp, acc.FirstprivateRecipeOp)
+
+
+def _compute() -> tuple[type[Operation], ...]:
+    """Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector
+    1; acc.kernels: one gang, its loops auto and not independent unless marked so)."""
+    return (acc.ParallelOp, acc.SerialOp, acc.KernelsOp)
 
 
 @dataclass(frozen=True)
@@ -157,48 +169,44 @@ class ConvertAccToOacc(ModulePass):
     vector_length: int = 1
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(o.dialect_name() == "acc" for o in op.walk()):
+        if not has_dialect_ops(op, "acc"):
             return
         self._check_options()
-        recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, _RECIPES)}
+        recipe_ops, compute_ops = _recipes(), _compute()
+        recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, recipe_ops)}
         for f in [o for o in op.ops if isinstance(o, func.FuncOp)]:
-            pars = [o for o in f.walk() if isinstance(o, _COMPUTE)]
+            pars = [o for o in f.walk() if isinstance(o, compute_ops)]
             for n, par in enumerate(pars):
-                if _inside(par, _COMPUTE):
-                    raise err(f"@{f.sym_name.data}: nested '{par.name}'")
-                Outliner(self, op, f, par, n, recipes).run()
+                if _inside(par, compute_ops):
+                    raise acc_common.err(f"@{f.sym_name.data}: nested '{par.name}'")
+                outline.Outliner(self, op, f, par, n, recipes).run()
             _cleanup_host(f)
         for o in list(op.ops):
-            if isinstance(o, _RECIPES):
+            if isinstance(o, recipe_ops):
                 op.body.block.erase_op(o)
-        lower_atomics(op)
+        atomics.lower_atomics(op)
         left = next((o for o in op.walk() if o.dialect_name() == "acc"), None)
         if left is not None:
-            raise unsupported(f"'{left.name}' outside acc.parallel")
+            raise acc_common.unsupported(f"'{left.name}' outside acc.parallel")
 
     def _check_options(self) -> None:
         dims = {"gang-dim": self.gang_dim, "worker-dim": self.worker_dim,
                 "vector-dim": self.vector_dim}
         for k, d in dims.items():
             if not 0 <= d <= 2:
-                raise err(f"option {k} must be 0, 1 or 2, got {d}")
+                raise acc_common.err(f"option {k} must be 0, 1 or 2, got {d}")
         if self.worker_dim == self.vector_dim:
-            raise err(
+            raise acc_common.err(
                 f"options worker-dim and vector-dim must differ (both {self.worker_dim})"
             )
         for k, n in (("num-gangs", self.num_gangs), ("num-workers", self.num_workers),
                      ("vector-length", self.vector_length)):
             if n < 1:
-                raise err(f"option {k} must be at least 1, got {n}")
+                raise acc_common.err(f"option {k} must be at least 1, got {n}")
 
     @property
     def level_dims(self) -> tuple[int, int, int]:
         return (self.gang_dim, self.worker_dim, self.vector_dim)
-
-
-#: Compute constructs outlined into kernels (acc.serial: one gang of one worker, vector 1;
-#: acc.kernels: one gang, its loops auto and not independent unless marked so).
-_COMPUTE = (acc.ParallelOp, acc.SerialOp, acc.KernelsOp)
 
 
 def _inside(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]) -> bool:
@@ -213,18 +221,19 @@ def _inside(op: Operation, cls: type[Operation] | tuple[type[Operation], ...]) -
 def _cleanup_host(f: func.FuncOp) -> None:
     """Host-side data clauses are identity (shared memory): forward results, drop the ops."""
     for o in reversed(list(f.walk())):
-        if isinstance(o, DATA_ONLY):
+        if isinstance(o, acc_common.DATA_ONLY):
             o.detach()
             o.erase()
-        elif isinstance(o, (*IDENTITY_ENTRY, acc.PrivateOp, acc.FirstprivateOp)):
+        elif isinstance(o, (*acc_common.IDENTITY_ENTRY, acc.PrivateOp, acc.FirstprivateOp)):
             if isinstance(o, (acc.PrivateOp, acc.FirstprivateOp)) and o.acc_var.uses:
-                raise unsupported(f"'{o.name}' of '{var_name(o.acc_var)}' outside a construct")
+                raise acc_common.unsupported(
+                    f"'{o.name}' of '{acc_common.var_name(o.acc_var)}' outside a construct")
             o.acc_var.replace_all_uses_with(o.var)
             o.detach()
             o.erase()
         elif isinstance(o, acc.DataOp):
             if o.if_cond is not None:
-                raise unsupported("acc.data with an if clause")
+                raise acc_common.unsupported("acc.data with an if clause")
             block = o.region.block
             term = block.last_op
             if isinstance(term, (acc.TerminatorOp, acc.YieldOp)):

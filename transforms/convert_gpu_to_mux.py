@@ -74,6 +74,8 @@ After::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, memref, scf
@@ -94,39 +96,59 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import attrs, gpu, gpu_host, mux
-from xmux.dialects.gpu import AllReduceOperation as K
+from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError
+from xmux.lazy_import import has_dialect_ops, lazy_module
+
+if TYPE_CHECKING:
+    from xmux.dialects.gpu import AllReduceOperation as K
+
+# imported only for modules with gpu ops (xmux/lazy_import.py)
+gpu = lazy_module("xmux.dialects.gpu")
+gpu_host = lazy_module("xmux.dialects.gpu_host")
 
 _INDEX = IndexType()
 
-# gpu reduction kind -> (mux kind for integers, mux kind for floats); None: not for that type
-_KINDS: dict[K, tuple[str | None, str | None]] = {
-    K.ADD: ("add", "fadd"), K.MUL: ("mul", "fmul"), K.MINUI: ("umin", None),
-    K.MINSI: ("smin", None), K.MAXUI: ("umax", None), K.MAXSI: ("smax", None),
-    K.MINNUMF: (None, "fmin"), K.MAXNUMF: (None, "fmax"), K.MINIMUMF: (None, "fmin"),
-    K.MAXIMUMF: (None, "fmax"), K.AND: ("and", None), K.OR: ("or", None),
-    K.XOR: ("xor", None),
-}
-# a region's single combining op -> gpu kind
-_REGION_KINDS: dict[type[Operation], K] = {
-    arith.AddiOp: K.ADD, arith.AddfOp: K.ADD, arith.MuliOp: K.MUL, arith.MulfOp: K.MUL,
-    arith.MinUIOp: K.MINUI, arith.MinSIOp: K.MINSI, arith.MaxUIOp: K.MAXUI,
-    arith.MaxSIOp: K.MAXSI, arith.MinnumfOp: K.MINNUMF, arith.MaxnumfOp: K.MAXNUMF,
-    arith.MinimumfOp: K.MINIMUMF, arith.MaximumfOp: K.MAXIMUMF, arith.AndIOp: K.AND,
-    arith.OrIOp: K.OR, arith.XOrIOp: K.XOR,
-}
-# gpu kind -> arith op combining two values (integer, float)
-_COMBINE: dict[K, tuple[type[Operation] | None, type[Operation] | None]] = {
-    K.ADD: (arith.AddiOp, arith.AddfOp), K.MUL: (arith.MuliOp, arith.MulfOp),
-    K.MINUI: (arith.MinUIOp, None), K.MINSI: (arith.MinSIOp, None),
-    K.MAXUI: (arith.MaxUIOp, None), K.MAXSI: (arith.MaxSIOp, None),
-    K.MINNUMF: (None, arith.MinnumfOp), K.MAXNUMF: (None, arith.MaxnumfOp),
-    K.MINIMUMF: (None, arith.MinimumfOp), K.MAXIMUMF: (None, arith.MaximumfOp),
-    K.AND: (arith.AndIOp, None), K.OR: (arith.OrIOp, None), K.XOR: (arith.XOrIOp, None),
-}
-_SUB_GROUP_OPS = (gpu.LaneIdOp, gpu.SubgroupIdOp, gpu.SubgroupSizeOp, gpu.NumSubgroupsOp,
-                  gpu.SubgroupReduceOp, gpu.ShuffleOp)
+@cache
+def _tables() -> tuple[dict[K, tuple[str | None, str | None]], dict[type[Operation], K],
+                        dict[K, tuple[type[Operation] | None, type[Operation] | None]]]:
+    """(gpu reduction kind -> (mux kind for integers, for floats), None: not for that type;
+    a region's single combining op -> gpu kind; gpu kind -> arith op combining two values
+    (integer, float))."""
+    K = gpu.AllReduceOperation  # noqa: N806 - the enum, as imported for the annotations
+    kinds = {
+        K.ADD: ("add", "fadd"), K.MUL: ("mul", "fmul"), K.MINUI: ("umin", None),
+        K.MINSI: ("smin", None), K.MAXUI: ("umax", None), K.MAXSI: ("smax", None),
+        K.MINNUMF: (None, "fmin"), K.MAXNUMF: (None, "fmax"), K.MINIMUMF: (None, "fmin"),
+        K.MAXIMUMF: (None, "fmax"), K.AND: ("and", None), K.OR: ("or", None),
+        K.XOR: ("xor", None),
+    }
+    region_kinds = {
+        arith.AddiOp: K.ADD, arith.AddfOp: K.ADD, arith.MuliOp: K.MUL, arith.MulfOp: K.MUL,
+        arith.MinUIOp: K.MINUI, arith.MinSIOp: K.MINSI, arith.MaxUIOp: K.MAXUI,
+        arith.MaxSIOp: K.MAXSI, arith.MinnumfOp: K.MINNUMF, arith.MaxnumfOp: K.MAXNUMF,
+        arith.MinimumfOp: K.MINIMUMF, arith.MaximumfOp: K.MAXIMUMF, arith.AndIOp: K.AND,
+        arith.OrIOp: K.OR, arith.XOrIOp: K.XOR,
+    }
+    combine = {
+        K.ADD: (arith.AddiOp, arith.AddfOp), K.MUL: (arith.MuliOp, arith.MulfOp),
+        K.MINUI: (arith.MinUIOp, None), K.MINSI: (arith.MinSIOp, None),
+        K.MAXUI: (arith.MaxUIOp, None), K.MAXSI: (arith.MaxSIOp, None),
+        K.MINNUMF: (None, arith.MinnumfOp), K.MAXNUMF: (None, arith.MaxnumfOp),
+        K.MINIMUMF: (None, arith.MinimumfOp), K.MAXIMUMF: (None, arith.MaximumfOp),
+        K.AND: (arith.AndIOp, None), K.OR: (arith.OrIOp, None), K.XOR: (arith.XOrIOp, None),
+    }
+    return kinds, region_kinds, combine
+
+
+def _sub_group_ops() -> tuple[type[Operation], ...]:
+    return (gpu.LaneIdOp, gpu.SubgroupIdOp, gpu.SubgroupSizeOp, gpu.NumSubgroupsOp,
+            gpu.SubgroupReduceOp, gpu.ShuffleOp)
+
+
+def _nan_kinds() -> tuple[K, K]:
+    """The kinds whose result is NaN where any operand is (fmin/fmax drop NaNs)."""
+    return (gpu.AllReduceOperation.MINIMUMF, gpu.AllReduceOperation.MAXIMUMF)
 
 
 def _where(op: Operation) -> str:
@@ -144,14 +166,14 @@ def _mux_kind(op: Operation, kind: K, t: Attribute) -> str:
     if not (_is_float(t) or isinstance(t, IntegerType)):
         raise NotSupportedError(f"'{op.name}'{_where(op)}: reductions of {t} are not supported "
                                 "(scalar integers and floats only)")
-    k = _KINDS[kind][1 if _is_float(t) else 0]
+    k = _tables()[0][kind][1 if _is_float(t) else 0]
     if k is None:
         raise NotSupportedError(f"'{op.name}'{_where(op)}: {kind.value} of {t}")
     return k
 
 
 def _combine(kind: K, a: SSAValue, b: SSAValue) -> Operation:
-    cls = _COMBINE[kind][1 if _is_float(a.type) else 0]
+    cls = _tables()[2][kind][1 if _is_float(a.type) else 0]
     assert cls is not None
     return cls(a, b)
 
@@ -159,11 +181,12 @@ def _combine(kind: K, a: SSAValue, b: SSAValue) -> Operation:
 def _region_kind(op: gpu.AllReduceOp) -> K | None:
     block = op.body.blocks[0]
     ops = list(block.ops)
-    if (len(op.body.blocks) == 1 and len(ops) == 2 and type(ops[0]) in _REGION_KINDS
+    region_kinds = _tables()[1]
+    if (len(op.body.blocks) == 1 and len(ops) == 2 and type(ops[0]) in region_kinds
             and isinstance(ops[1], gpu.YieldOp)
             and set(ops[0].operands) == set(block.args)
             and tuple(ops[1].operands) == (ops[0].results[0],)):
-        return _REGION_KINDS[type(ops[0])]
+        return region_kinds[type(ops[0])]
     return None
 
 
@@ -174,7 +197,7 @@ def _reduce_scalar(op: gpu.SubgroupReduceOp, v: SSAValue, new: list[Operation]) 
     if op.cluster is None:
         red = mux.SubGroupReduceOp(k, v)
         new.append(red)
-        if kind in (K.MINIMUMF, K.MAXIMUMF):
+        if kind in _nan_kinds():
             extra = _nan_propagating(v, red.result, mux.SubGroupAnyOp)
             new += extra
             return extra[-1].results[0]
@@ -255,7 +278,7 @@ class ConvertGpuToMux(ModulePass):
     sub_group_size: int = 32
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(o.name.startswith("gpu.") for o in op.walk()):
+        if not has_dialect_ops(op, "gpu"):
             return
         if any(isinstance(o, gpu_host.LaunchOp) for o in op.walk()):
             raise NotSupportedError(
@@ -351,7 +374,7 @@ class ConvertGpuToMux(ModulePass):
             known = g.known_size("known_block_size")
             if known is not None:
                 attrs.set_reqd_work_group_size(f, list(known))
-            if any(isinstance(o, _SUB_GROUP_OPS) for o in body.walk()):
+            if any(isinstance(o, _sub_group_ops()) for o in body.walk()):
                 if attrs.get_reqd_sub_group_size(f) is None:
                     attrs.set_reqd_sub_group_size(f, self.sub_group_size)
         for k, v in g.attributes.items():
@@ -382,7 +405,7 @@ class ConvertGpuToMux(ModulePass):
                 return
             k = _mux_kind(op, kind, op.value.type)
             red = mux.WorkGroupReduceOp(k, op.value)
-            if kind in (K.MINIMUMF, K.MAXIMUMF):  # NaN anywhere -> NaN (fmin/fmax drop it)
+            if kind in _nan_kinds():  # NaN anywhere -> NaN (fmin/fmax drop it)
                 Rewriter.replace_op(op, [red, *_nan_propagating(op.value, red.result,
                                                                 mux.WorkGroupAnyOp)])
             else:

@@ -125,6 +125,7 @@ After, target=host (and the kernel's ``mux.launch`` gets global = local = 1)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
@@ -133,13 +134,19 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import attrs, mux, oacc
-from xmux.dialects.oacc import Level
+from xmux.dialects import attrs, mux
 from xmux.errors import XmuxError
+from xmux.lazy_import import has_dialect_ops, lazy_module
 from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
-from xmux.transforms.openacc.expand_cpu import INDEX, VECTOR_BUFFER, CpuExpander
-from xmux.transforms.openacc.expand_ptx import PtxExpander
-from xmux.transforms.openacc.oacc_kernels import Kernel, collect_kernels, error, op_where
+
+if TYPE_CHECKING:
+    from xmux.transforms.openacc.oacc_kernels import Kernel
+
+# imported only for modules with OpenACC kernels (xmux/lazy_import.py)
+oacc = lazy_module("xmux.dialects.oacc")
+expand_cpu = lazy_module("xmux.transforms.openacc.expand_cpu")
+expand_ptx = lazy_module("xmux.transforms.openacc.expand_ptx")
+oacc_kernels = lazy_module("xmux.transforms.openacc.oacc_kernels")
 
 TARGETS = ("host", "cpu", "ptx")
 
@@ -168,7 +175,7 @@ def _rewrite_launches(module: ModuleOp, names: set[str]) -> None:
     for launch in [o for o in module.walk() if isinstance(o, mux.LaunchOp)]:
         if launch.kernel.string_value() not in names:
             continue
-        one = arith.ConstantOp.from_int_and_width(1, INDEX)
+        one = arith.ConstantOp.from_int_and_width(1, expand_cpu.INDEX)
         n = launch.work_dim
         new = mux.LaunchOp(launch.kernel, launch.args, [one] * n, [one] * n, launch.global_offset)
         new.attributes.update(launch.attributes)
@@ -190,7 +197,8 @@ def uses_capacity_buffer(module: ModuleOp, kernel: func.FuncOp) -> bool:
     maximal work-group (its kernel has no required work-group size)."""
     funcs = attrs.functions(module)
     return any(
-        isinstance(o, memref.GetGlobalOp) and o.name_.root_reference.data.startswith(VECTOR_BUFFER)
+        isinstance(o, memref.GetGlobalOp) and o.name_.root_reference.data.startswith(
+            expand_cpu.VECTOR_BUFFER)
         for n in reachable_functions(kernel, funcs)
         for o in funcs[n].walk()
     )
@@ -211,7 +219,10 @@ class ExpandOaccReductions(ModulePass):
                 f"expand-oacc-reductions: target must be one of {', '.join(TARGETS)}, "
                 f"got '{self.target}'"
             )
-        kernels, owner = collect_kernels(op)
+        if not has_dialect_ops(op, "oacc") and not any(
+                attrs.get_oacc_dims(f) is not None for f in attrs.functions(op).values()):
+            return
+        kernels, owner = oacc_kernels.collect_kernels(op)
         recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, oacc.ReductionRecipeOp)}
         for o in list(recipes.values()):
             o.detach()  # the builtins clone what they need
@@ -228,14 +239,15 @@ class ExpandOaccReductions(ModulePass):
             return
         for k in kernels:
             if attrs.get_reqd_work_group_size(k.fn) is None:
-                nw, vl = k.size(Level.WORKER), k.size(Level.VECTOR)
+                nw, vl = k.size(oacc.Level.WORKER), k.size(oacc.Level.VECTOR)
                 if nw is not None and vl is not None:
                     dg, dw, dv = k.level_dims
                     size = [1, 1, 1]
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        ex = (PtxExpander if self.target == "ptx" else CpuExpander)(op, kernels, recipes)
+        expander = expand_ptx.PtxExpander if self.target == "ptx" else expand_cpu.CpuExpander
+        ex = expander(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()
@@ -247,8 +259,9 @@ class ExpandOaccReductions(ModulePass):
             if not isinstance(o, oacc.ReductionBuiltinOp) or o.recipe_name is None:
                 continue
             r = recipes.get(o.recipe_name)
+            where = oacc_kernels.op_where(k, o)
             if r is None:
-                raise error(op_where(k, o), f"no oacc.reduction_recipe @{o.recipe_name}")
+                raise oacc_kernels.error(where, f"no oacc.reduction_recipe @{o.recipe_name}")
             if r.type != o.local.type:
-                raise error(op_where(k, o), f"oacc.reduction_recipe @{o.recipe_name} is for "
-                            f"{r.type}, the reduction is of {o.local.type}")
+                raise oacc_kernels.error(where, f"oacc.reduction_recipe @{o.recipe_name} is "
+                                         f"for {r.type}, the reduction is of {o.local.type}")

@@ -62,7 +62,11 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import gpu, gpu_host
+from xmux.lazy_import import has_dialect_ops, lazy_module
+
+# imported only for modules with gpu ops (xmux/lazy_import.py)
+gpu = lazy_module("xmux.dialects.gpu")
+gpu_host = lazy_module("xmux.dialects.gpu_host")
 
 
 def _captured(region: Region) -> list[SSAValue]:
@@ -103,6 +107,8 @@ class GpuLaunchOutlining(ModulePass):
     name = "gpu-launch-outlining"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not has_dialect_ops(op, "gpu"):
+            return
         launches = [o for o in op.walk() if isinstance(o, gpu_host.LaunchOp)]
         if not launches:
             return

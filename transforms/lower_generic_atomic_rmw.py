@@ -47,8 +47,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects.memref_atomic import AtomicYieldOp, GenericAtomicRMWOp
+from xmux.lazy_import import lazy_module
 from xmux.transforms.lower_work_group_collectives import Ops
-from xmux.transforms.openacc.atomics import _bits, _Lowerer
+
+# the cmpxchg loop of acc.atomic.update, imported for modules that need it (with the acc dialect)
+atomics = lazy_module("xmux.transforms.openacc.atomics")
 
 
 def _element_pointer(b: Ops, op: GenericAtomicRMWOp, where: str) -> SSAValue:
@@ -62,13 +65,13 @@ def _element_pointer(b: Ops, op: GenericAtomicRMWOp, where: str) -> SSAValue:
         linear = b(arith.AddiOp(linear, b(arith.MuliOp(idx, stride))))
     base = b(memref.ExtractAlignedPointerAsIndexOp.get(op.memref))
     ptr = b(llvm.IntToPtrOp(b(arith.IndexCastOp(base, i64))))
-    it = _bits(t.element_type, where)
+    it = atomics._bits(t.element_type, where)  # noqa: SLF001
     return b(llvm.GEPOp(ptr, [llvm.GEP_USE_SSA_VAL], it,
                         ssa_indices=[b(arith.IndexCastOp(linear, i64))]))
 
 
 def lower(op: GenericAtomicRMWOp) -> None:
-    lw = _Lowerer(op)
+    lw = atomics._Lowerer(op)  # noqa: SLF001
     b = Ops()
     ptr = _element_pointer(b, op, lw.where)
     block = op.body.block
