@@ -500,9 +500,10 @@ def compile(  # noqa: A001 - the public name in the contract
              "sub_group_size": (sub_group_size, 1)}, checks,
         )
     from xmux import pipelines
-    from xmux.runtime import jit
+    from xmux.runtime import jit, pool
     from xmux.runtime.runner import install_runtime_symbols
 
+    pool.prepare_native()  # LLVM builds the launch code while the front end runs
     install_runtime_symbols()  # a module may carry host code that prints or launches
     if threads is not None:
         from xmux.runtime.launch import check_threads
