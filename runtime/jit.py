@@ -73,6 +73,11 @@ __all__ = [
 _PIPELINE_VERSION = "xmux-jit-1"
 
 _lock = threading.RLock()
+#: the host target's creation and symbol registration: ``_lock`` is held for a whole compile
+#: (the pool's functions are built on a background thread while ``xmux.compile`` registers
+#: the runtime's symbols)
+_target_lock = threading.RLock()
+_symbols_lock = threading.Lock()
 _memory: dict[str, JitModule] = {}
 _registered: dict[str, int] = {}
 
@@ -81,8 +86,10 @@ def _reset_lock_in_child() -> None:
     """A child forked while another thread held the lock (compiling) would wait for it
     forever: that thread does not exist in the child. (Also what runtime/contained.py's
     own children get: they were forked by the thread holding it.)"""
-    global _lock
+    global _lock, _target_lock, _symbols_lock
     _lock = threading.RLock()
+    _target_lock = threading.RLock()
+    _symbols_lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_reset_lock_in_child)
@@ -163,7 +170,9 @@ _target_instance: _Target | None = None
 
 def _target() -> _Target:
     global _target_instance
-    with _lock:
+    if _target_instance is not None:
+        return _target_instance
+    with _target_lock:
         if _target_instance is None:
             _target_instance = _Target()
         return _target_instance
@@ -205,8 +214,8 @@ def target_fingerprint() -> str:
 
 def register_symbol(name: str, address: int) -> None:
     """Make ``name`` resolve to ``address`` in code compiled from now on."""
-    with _lock:
-        _target()  # the JIT linker must be initialized first
+    _target()  # the JIT linker must be initialized first
+    with _symbols_lock:
         llvm.add_symbol(name, address)
         _registered[name] = address
 

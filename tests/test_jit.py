@@ -289,3 +289,33 @@ def test_linked_values_become_internal_and_fold():
     assert "1234" in jit.optimized_ir(main, link=(values,))  # folded as a literal
     other = jit.compile_ir(main, link=("@v = constant i64 7\n",), disk_cache=False)
     assert ctypes.CFUNCTYPE(ctypes.c_int64)(other.address("get"))() == 7  # keyed on the link
+
+
+def test_registering_a_symbol_does_not_wait_for_a_compile_in_progress():
+    """xmux.compile registers the runtime's symbols while the pool's code may be compiling on
+    a background thread (runtime/pool.py, prepare_native), which holds the compile lock for
+    the whole build: registration has a lock of its own."""
+    holding, release = threading.Event(), threading.Event()
+
+    def compile_in_progress() -> None:
+        with jit._lock:  # noqa: SLF001 - what compile_ir holds
+            holding.set()
+            release.wait(30)
+
+    t = threading.Thread(target=compile_in_progress)
+    t.start()
+    try:
+        assert holding.wait(10)
+        cb = ctypes.CFUNCTYPE(ctypes.c_int64)(lambda: 7)
+        done = threading.Event()
+        threading.Thread(
+            target=lambda: (jit.register_symbol("xmux_test_sym_lock", ctypes.cast(
+                cb, ctypes.c_void_p).value), done.set()), daemon=True).start()
+        assert done.wait(10), "register_symbol waited for the compile lock"
+    finally:
+        release.set()
+        t.join()
+    ir = ("declare i64 @xmux_test_sym_lock()\n"
+          "define i64 @f() {\n  %r = call i64 @xmux_test_sym_lock()\n  ret i64 %r\n}\n")
+    fn = jit.compile_ir(ir, disk_cache=False)
+    assert ctypes.CFUNCTYPE(ctypes.c_int64)(fn.address("f"))() == 7
