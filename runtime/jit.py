@@ -272,11 +272,22 @@ class Settings:
 
     vectorize: bool = True  # the loop vectorizer (its assertions abort on some CPUs)
     unroll: bool = True  # loop unrolling (full unrolling of nested constant loops blows up)
+    slp: bool = True  # the SLP vectorizer
 
 
 O3 = Settings()
 NO_VECTORIZER = Settings(vectorize=False)
 NO_UNROLLING = Settings(unroll=False)
+#: O3's scalar work only (inlining, simplification, no loop vectorization, unrolling or SLP):
+#: a specialization template's (runtime/spec_table.py), whose loops are transformed once the
+#: values are linked in
+SCALAR_ONLY = Settings(vectorize=False, unroll=False, slp=False)
+
+
+def _both(a: Settings, b: Settings) -> Settings:
+    """What both settings allow (a retry's within a caller's)."""
+    return Settings(vectorize=a.vectorize and b.vectorize, unroll=a.unroll and b.unroll,
+                    slp=a.slp and b.slp)
 
 
 def _optimize(
@@ -285,7 +296,7 @@ def _optimize(
     t = _target()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = settings.vectorize
-    pto.slp_vectorization = True
+    pto.slp_vectorization = settings.slp
     pto.loop_unrolling = settings.unroll
     pb = llvm.create_pass_builder(machine or t.machine, pto)
     pb.getModulePassManager().run(mod, pb)
@@ -373,14 +384,15 @@ def _cpu_machine(cpu: str) -> llvm.TargetMachine:
 
 
 def optimized_ir(ir_text: str, what: str = "LLVM IR", cpu: str | None = None,
-                 link: Sequence[str] = ()) -> str:
+                 link: Sequence[str] = (), settings: Settings = O3) -> str:
     """The IR after the JIT's O3 pipeline (for tests, debugging and the specialization
-    templates of runtime/spec_constants.py), contained like ``compile_ir``; for the host
-    CPU, or the CPU model ``cpu`` (tests that depend on vector widths name one); ``link`` as
-    for ``compile_ir``."""
+    templates of runtime/spec_constants.py: ``settings=SCALAR_ONLY``), contained like
+    ``compile_ir``; for the host CPU, or the CPU model ``cpu`` (tests that depend on vector
+    widths name one); ``link`` as for ``compile_ir``."""
     machine = _cpu_machine(cpu) if cpu is not None else None
-    return _contained(lambda s: str(_parse_and_optimize(ir_text, s, machine, link)), what,
-                      len(ir_text))
+    return _contained(
+        lambda s: str(_parse_and_optimize(ir_text, _both(s, settings), machine, link)), what,
+        len(ir_text))
 
 
 def object_code(ir_text: str, cpu: str, what: str = "LLVM IR") -> bytes:
