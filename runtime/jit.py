@@ -44,7 +44,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.errors import XmuxError
-from xmux.runtime import env
+from xmux.runtime import compile_server, env
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -310,8 +310,10 @@ HUGE_FUNCTION = 20_000
 
 def _limit_huge_codegen(mod: llvm.ModuleRef) -> None:
     """Code generation of a module with a huge function: no pre-RA machine scheduling. A
-    global LLVM option, so only in a forked compile child, where it dies with the child."""
-    if not in_forked_child():
+    global LLVM option, so only in a forked compile child, where it dies with the child, or
+    in the compile server, which exits after this build."""
+    serving = compile_server.in_server()
+    if not (in_forked_child() or serving):
         return
     for f in mod.functions:
         if f.is_declaration:
@@ -321,7 +323,35 @@ def _limit_huge_codegen(mod: llvm.ModuleRef) -> None:
             size += sum(1 for _ in block.instructions)
         if size > HUGE_FUNCTION:
             llvm.set_option("", "-enable-misched=false")
+            if serving:
+                compile_server.retire_after_reply()
             return
+
+
+_server_machines: dict[tuple[str, str], llvm.TargetMachine] = {}
+
+
+def _remote_build(ir_text: str, link: Sequence[str], narrow: bool) -> tuple[str, tuple]:
+    """``build_object`` and its arguments but the settings, for the host machine or its
+    256-bit-preferring twin (``_Target.machine_for``)."""
+    t = _target()
+    features = t.features + ",+prefer-256-bit" if narrow else t.features
+    return "xmux.runtime.jit:build_object", (ir_text, tuple(link), t.cpu, features)
+
+
+def build_object(ir_text: str, link: Sequence[str], cpu: str, features: str,
+                 settings: Settings) -> tuple[bytes, list[str], list[str]]:
+    """``compile_ir``'s LLVM work in the compile server (``runtime/compile_server.py``): the
+    machine is named by CPU and features, as the user's process made it."""
+    machine = _server_machines.get((cpu, features))
+    if machine is None:
+        machine = _target().target.create_target_machine(
+            cpu=cpu, features=features, opt=3, jit=True)
+        _server_machines[(cpu, features)] = machine
+    mod = _parse_linked(ir_text, link, machine)
+    _optimize(mod, machine, settings)
+    _limit_huge_codegen(mod)
+    return machine.emit_object(mod), _externals(mod), _exports(mod)
 
 
 def _kernel_names(kernel_infos_json: str) -> str:
@@ -343,13 +373,20 @@ def _budget(size: int) -> float:
     return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1e6
 
 
-def _contained(work: Callable[[Settings], T], what: str, size: int) -> T:
+def _contained(work: Callable[[Settings], T], what: str, size: int,
+               remote: tuple[str, tuple] | None = None) -> T:
     """``work(settings)`` in a forked child (``runtime/contained.py``) for IR of ``size``
-    bytes. When LLVM aborts, again with the loop vectorizer off (the pass whose assertions
-    abort on some CPUs); when it runs over its CPU budget (``_budget``), again without loop
-    unrolling; each with a warning naming ``what``, an error naming it when the retry fails
-    too."""
+    bytes, or ``remote``, the same work as a function and its arguments but the settings,
+    in the compile server where one is ready (``runtime/compile_server.py``). When LLVM
+    aborts, again with the loop vectorizer off (the pass whose assertions abort on some
+    CPUs); when it runs over its CPU budget (``_budget``), again without loop unrolling;
+    each retry in a forked child, with a warning naming ``what``, an error naming it when
+    the retry fails too."""
     try:
+        if remote is not None:
+            served, value = compile_server.call(remote[0], (*remote[1], O3), _budget(size))
+            if served:
+                return value  # type: ignore[return-value]
         return run_forked(lambda: work(O3), _budget(size))
     except ChildStuck:  # the fork inherited a lock held for ever: build here instead
         return work(O3)
@@ -655,7 +692,8 @@ def compile_ir(
             return machine.emit_object(mod), _externals(mod), _exports(mod)
 
         obj, externals, exports = _contained(
-            build, _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)))
+            build, _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)),
+            remote=_remote_build(ir_text, link, narrow))
         _check_externals(externals)
         record = {
             "fingerprint": target_fingerprint(),

@@ -1,0 +1,351 @@
+"""A persistent process for the JIT's LLVM work: no fork of a large process per compile.
+
+``runtime/contained.py`` forks the process for each LLVM build, so that an LLVM abort cannot
+take it down. In a process of a few hundred MB the fork costs 15-20 ms a compile: the fork
+itself and, above all, the child's copy-on-write faults on the inherited heap LLVM allocates
+from (~2000 faults on this VM for a conv kernel's specialization; 58 ms forked against 41 ms in
+the process, first launch with new values). A compile server is one more Python process,
+started from scratch (``python -c``, the parent's ``sys.path``): it imports llvmlite and
+``runtime/jit.py`` once and then serves builds with a warm heap, one at a time, over pipes.
+
+What it keeps: every guarantee of the forked child. An LLVM abort kills the server, not the
+user's process: the caller gets ``LLVMAborted`` (and retries in a forked child, as before);
+a build over its CPU budget gets the server killed and ``ChildTooSlow``; a server that stops
+answering, exits or cannot start is replaced, and meanwhile builds fork as before. Its stderr
+(LLVM's remarks) is replayed after each build, as a child's is. It runs in a session of its
+own (a Ctrl-C at the terminal is the user's process's), and exits when the user's process
+closes its end (at exit, or killed).
+
+When: from a process's ``START_AFTER``-th build on (a short command, such as ``xmux-run`` on a
+file, builds the pool's code and a kernel or two and exits: a server would only cost it the
+start-up), and only once it has said it is ready (until then builds fork). Not with
+``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
+
+Protocol: frames of an 8-byte little-endian length and a pickle. The server says
+``("ready", pid)`` once; a request is ``(function, args)``, ``function`` the
+``module:name`` of an importable function (``jit.build_object``); the answer
+``(ok, value_or_exception, retiring)``, ``retiring`` when the build set a global LLVM option
+(``jit._limit_huge_codegen``) and the server exits after answering.
+"""
+
+from __future__ import annotations
+
+import atexit
+import fcntl
+import importlib
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from typing import Any
+
+from xmux.runtime import env
+from xmux.runtime.contained import (
+    STUCK_AFTER_S,
+    ChildTooSlow,
+    LLVMAborted,
+    _cpu_ticks,
+    in_process,
+    quiet_remarks,
+)
+
+#: builds a process makes by forking before it starts a server
+START_AFTER = 2
+
+_HEADER = struct.Struct("<Q")
+
+
+# -- the server --------------------------------------------------------------------------
+
+_retiring = False
+
+
+def in_server() -> bool:
+    """Whether this process is a compile server (a global LLVM option set here persists)."""
+    return _serving
+
+
+def retire_after_reply() -> None:
+    """The build set a global LLVM option: this server exits once it has answered."""
+    global _retiring
+    _retiring = True
+
+
+_serving = False
+
+
+def _write_frame(fd: int, obj: object) -> None:
+    payload = pickle.dumps(obj)
+    view = memoryview(_HEADER.pack(len(payload)) + payload)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks, left = [], n
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _resolve(path: str) -> Any:  # noqa: ANN401 - an importable function
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def serve() -> None:
+    """The server's loop (``python -c``): requests from fd 0, answers on the original fd 1;
+    fd 1 then points at stderr, so that nothing printed corrupts the frames."""
+    global _serving
+    _serving = True
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    out = os.dup(1)
+    os.dup2(2, 1)
+    _write_frame(out, ("ready", os.getpid()))
+    while True:
+        head = _read_exact(0, _HEADER.size)
+        if head is None:
+            return  # the user's process closed its end
+        body = _read_exact(0, _HEADER.unpack(head)[0])
+        if body is None:
+            return
+        try:
+            path, args = pickle.loads(body)
+            answer: tuple[bool, object] = (True, _resolve(path)(*args))
+        except BaseException as e:  # noqa: BLE001 - handed to the user's process
+            answer = (False, e)
+        try:
+            _write_frame(out, (*answer, _retiring))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            _write_frame(out, (False, RuntimeError(f"{answer[1]!r}"), _retiring))
+        if _retiring:
+            return
+
+
+# -- the user's side ---------------------------------------------------------------------
+
+
+class _Gone(Exception):
+    """The server is gone or unusable: this build forks instead."""
+
+
+class _Server:
+    """A running server: its process, pipes and stderr file."""
+
+    def __init__(self) -> None:
+        self.err = tempfile.TemporaryFile()
+        flags = fcntl.fcntl(self.err.fileno(), fcntl.F_GETFL)
+        fcntl.fcntl(self.err.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
+        code = (f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
+                "from xmux.runtime.compile_server import serve; serve()")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.err, start_new_session=True, close_fds=True,
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        self.ready = False
+
+    def poll_ready(self) -> bool:
+        """Whether it has said it is ready (without waiting); ``_Gone`` when it never will."""
+        if self.ready:
+            return True
+        readable, _, _ = select.select([self.rfd], [], [], 0)
+        if not readable:
+            if self.proc.poll() is not None:
+                raise _Gone
+            return False
+        hello = self._frame(None)
+        if not (isinstance(hello, tuple) and hello[:1] == ("ready",)):
+            raise _Gone
+        self.ready = True
+        return True
+
+    def _frame(self, budget_s: float | None) -> object:
+        """The next frame, watching the server's CPU time as ``contained`` watches a child's:
+        ``ChildTooSlow`` past ``budget_s``, ``_Gone`` when it stops using CPU for
+        ``STUCK_AFTER_S`` seconds, ``None`` when it closes its end."""
+        data = b""
+        need = _HEADER.size
+        last = start = _cpu_ticks(self.proc.pid)
+        idle = 0.0
+        ticks_per_s = os.sysconf("SC_CLK_TCK")
+        while True:
+            if len(data) >= need:
+                if need == _HEADER.size:
+                    need += _HEADER.unpack(data[: _HEADER.size])[0]
+                    continue
+                return pickle.loads(data[_HEADER.size:need])
+            readable, _, _ = select.select([self.rfd], [], [], 0.5)
+            if readable:
+                chunk = os.read(self.rfd, max(need - len(data), 1 << 16))
+                if not chunk:
+                    return None
+                data += chunk
+                idle = 0.0
+                continue
+            now = _cpu_ticks(self.proc.pid)
+            if (budget_s is not None and now is not None and start is not None
+                    and now - start > budget_s * ticks_per_s):
+                raise ChildTooSlow(budget_s)
+            if now is None or now != last:
+                last, idle = now, 0.0
+            else:
+                idle += 0.5
+                if idle >= STUCK_AFTER_S:
+                    raise _Gone
+
+    def call(self, path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
+        """(ok, the value or the exception ``path(*args)`` raised)."""
+        os.ftruncate(self.err.fileno(), 0)
+        try:
+            _write_frame(self.wfd, (path, args))
+        except OSError as e:  # it died between builds (EPIPE)
+            raise _Gone from e
+        answer = self._frame(budget_s)
+        stderr = self._stderr()
+        if answer is None:  # it died building
+            status = self.proc.wait()
+            if status < 0:
+                raise LLVMAborted(-status, stderr)
+            raise _Gone
+        ok, value, retiring = answer  # type: ignore[misc]
+        if stderr:
+            sys.stderr.write(stderr)
+        if retiring:
+            raise _Retired(ok, value)
+        return ok, value
+
+    def _stderr(self) -> str:
+        fd = self.err.fileno()
+        size = os.fstat(fd).st_size
+        text = os.pread(fd, size, 0).decode(errors="replace") if size else ""
+        return quiet_remarks(text)
+
+    def close(self, kill: bool = False) -> None:
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        if kill:
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.err.close()
+
+
+class _Retired(Exception):
+    """The server answered and exits (a global LLVM option was set for that build)."""
+
+    def __init__(self, ok: bool, value: object) -> None:
+        super().__init__()
+        self.ok, self.value = ok, value
+
+
+_lock = threading.Lock()
+_server: _Server | None = None
+_builds = 0
+#: servers that were gone before a build of theirs answered, in a row; at ``MAX_FAILURES``
+#: this process forks its builds for good (a Python that cannot import xmux, say)
+_failures = 0
+MAX_FAILURES = 3
+
+
+def enabled() -> bool:
+    return env.flag("XMUX_COMPILE_SERVER", True) and not in_process() and bool(sys.executable)
+
+
+def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
+    """``(True, path(*args))`` built in the server; ``(False, None)`` where no server is ready
+    (the caller forks, as before: the first builds of a process, a server starting, dead or
+    not wanted). Raises what the function raised, ``LLVMAborted`` when the server died
+    building and ``ChildTooSlow`` when it ran over ``budget_s`` of CPU time (it is killed:
+    the next build starts another)."""
+    global _server, _builds, _failures
+    if not enabled():
+        return False, None
+    with _lock:
+        _builds += 1
+        if _server is None:
+            if _builds <= START_AFTER or _failures >= MAX_FAILURES:
+                return False, None
+            try:
+                _server = _Server()
+            except OSError:
+                _failures += 1
+                return False, None
+        server = _server
+        try:
+            if not server.poll_ready():
+                return False, None
+            ok, value = server.call(path, args, budget_s)
+            _failures = 0
+        except _Retired as r:
+            _server = None
+            server.close()
+            if not r.ok:
+                raise r.value from None  # type: ignore[misc]
+            return True, r.value
+        except (LLVMAborted, ChildTooSlow):
+            _server = None
+            server.close(kill=True)
+            raise
+        except _Gone:
+            _failures += 1
+            _server = None
+            server.close(kill=True)
+            return False, None
+        except BaseException:
+            # a Ctrl-C while it builds (its answer would come to the next request) or a
+            # frame that does not load: this server is done
+            _server = None
+            server.close(kill=True)
+            raise
+    if not ok:
+        raise value  # type: ignore[misc]
+    return True, value
+
+
+def shutdown() -> None:
+    """Close the server (at exit: it would exit on its own once this process's end closes)."""
+    global _server
+    with _lock:
+        server, _server = _server, None
+    if server is not None:
+        server.close()
+
+
+def _forget_after_fork() -> None:
+    # the child's copies of the pipes: closed, so the parent's server still sees the parent's
+    # exit; the child starts its own if it builds enough
+    global _server, _lock, _builds
+    server, _server = _server, None
+    _lock = threading.Lock()
+    _builds = 0
+    if server is not None:
+        server.proc.returncode = 0  # not this process's child: nothing to wait for or warn of
+        for f in (server.proc.stdin, server.proc.stdout):
+            try:
+                f.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+
+
+atexit.register(shutdown)
+os.register_at_fork(after_in_child=_forget_after_fork)
