@@ -132,11 +132,26 @@ def measure_width(quick: bool) -> dict:
     return r
 
 
+def _own_pids() -> list[int]:
+    """This process and its compile server (runtime/compile_server.py), if one runs."""
+    from xmux.runtime import compile_server
+
+    server = compile_server._server  # noqa: SLF001 - a benchmark's look inside
+    return [os.getpid()] + ([server.proc.pid] if server is not None else [])
+
+
 def _cpu_s() -> float:
-    """CPU seconds of this process and its (compile) children so far."""
+    """CPU seconds of this process, its (compile) children that ended and the running
+    compile server (runtime/compile_server.py) so far."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    total = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    from xmux.runtime import compile_server
+    from xmux.runtime.contained import _cpu_ticks
+
+    server = compile_server._server  # noqa: SLF001 - a benchmark's look inside
+    ticks = _cpu_ticks(server.proc.pid) if server is not None else None
+    return total + (ticks or 0) / os.sysconf("SC_CLK_TCK")
 
 
 def kernel_text() -> str:
@@ -344,7 +359,7 @@ def main() -> int:
     finally:
         if pocl is not None:
             pocl.close()
-    before = bl.cpu_snapshot([os.getpid()])
+    before = bl.cpu_snapshot(_own_pids())
 
     # re-specialization: fresh random coefficients each time (no cache can hit)
     rng = np.random.default_rng(1)
@@ -362,7 +377,7 @@ def main() -> int:
         state._specialize("conv", kj.info.symbol, buf)
         alone.append(time.perf_counter() - t)
         alone_cpu.append(_cpu_s() - c)
-    results["cpu_respecialize"] = bl.cpu_delta(before, bl.cpu_snapshot([os.getpid()]))
+    results["cpu_respecialize"] = bl.cpu_delta(before, bl.cpu_snapshot(_own_pids()))
     results["respecialize"] = {
         "first_launch_ms": _ms(first),
         "first_launch_min_ms": min(first) * 1e3,
@@ -432,8 +447,8 @@ def report(r: dict) -> None:
           f"+{rs['first_launch_minus_steady_ms']:.1f} ms, min {rs['first_launch_min_ms']:.1f} ms); "
           f"specialization alone {rs['specialize_only_ms']:.1f} ms median "
           f"[{rs['specialize_only_min_ms']:.1f}–{rs['specialize_only_max_ms']:.1f}], "
-          f"{rs['specialize_only_cpu_ms']:.1f} ms of CPU (this process and its compile "
-          "children: what a busy machine does not inflate) "
+          f"{rs['specialize_only_cpu_ms']:.1f} ms of CPU (this process, its compile "
+          "children and its compile server: what a busy machine does not inflate) "
           f"(≤ 50 ms wanted; other processes used {r['cpu_respecialize']['foreign_pct']:.0f}% "
           "of the CPU meanwhile)")
     print(f"- launch with a cached value set adds {r['cached_launch_overhead_us']:.1f} µs, "
