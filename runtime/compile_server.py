@@ -21,8 +21,8 @@ file, builds the pool's code and a kernel or two and exits: a server would only 
 start-up), and only once it has said it is ready (until then builds fork). Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
-Protocol: frames of an 8-byte little-endian length and a pickle. The server says
-``("ready", pid)`` once; a request is ``(function, args)``, ``function`` the
+Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
+once it is ready; a request is ``(function, args)``, ``function`` the
 ``module:name`` of an importable function (``jit.build_object``); the answer
 ``(ok, value_or_exception, retiring)``, ``retiring`` when the build set a global LLVM option
 (``jit._limit_huge_codegen``) and the server exits after answering.
@@ -58,6 +58,8 @@ from xmux.runtime.contained import (
 START_AFTER = 2
 
 _HEADER = struct.Struct("<Q")
+#: what a server writes first, when it is ready (short: one write, one read)
+_HELLO = b"xmux compile server 1\n"
 
 
 # -- the server --------------------------------------------------------------------------
@@ -110,7 +112,7 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(1)
     os.dup2(2, 1)
-    _write_frame(out, ("ready", os.getpid()))
+    os.write(out, _HELLO)
     while True:
         head = _read_exact(0, _HEADER.size)
         if head is None:
@@ -164,8 +166,10 @@ class _Server:
             if self.proc.poll() is not None:
                 raise _Gone
             return False
-        hello = self._frame(None)
-        if not (isinstance(hello, tuple) and hello[:1] == ("ready",)):
+        # the first bytes on the pipe are ours only if nothing at the interpreter's start-up
+        # (a sitecustomize, say) printed before serve() moved fd 1 away
+        hello = os.read(self.rfd, len(_HELLO))
+        if hello != _HELLO:
             raise _Gone
         self.ready = True
         return True
@@ -311,14 +315,15 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
             _server = None
             server.close(kill=True)
             raise
-        except _Gone:
+        except (_Gone, OSError, EOFError, pickle.UnpicklingError, ValueError, struct.error):
+            # gone, stuck, or answering what is not a frame of ours: this build forks
             _failures += 1
             _server = None
             server.close(kill=True)
             return False, None
         except BaseException:
-            # a Ctrl-C while it builds (its answer would come to the next request) or a
-            # frame that does not load: this server is done
+            # a Ctrl-C while it builds (its answer would come to the next request): this
+            # server is done
             _server = None
             server.close(kill=True)
             raise

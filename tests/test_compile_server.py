@@ -203,3 +203,22 @@ def test_a_server_that_cannot_start_leaves_builds_forking(monkeypatch):
         assert cs.call("os:getpid", (), None) == (False, None)
     assert len(started) == cs.MAX_FAILURES  # no more attempts
     assert jit.compile_ir(IR + "; forked\n", disk_cache=False).address("f")
+
+
+def test_a_server_whose_start_up_prints_on_stdout_is_not_used(monkeypatch, tmp_path):
+    """Something at the interpreter's start-up (a sitecustomize, a wrapper script) writing to
+    stdout before the server takes fd 1 over would garble its answers: such a server is
+    taken for gone, and builds fork."""
+    cs.shutdown()
+    monkeypatch.setattr(cs, "_failures", 0)
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho "hello from start-up"\nexec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(wrapper))
+    cs._builds = cs.START_AFTER  # noqa: SLF001
+    deadline = time.monotonic() + 60
+    while cs._failures < cs.MAX_FAILURES and time.monotonic() < deadline:  # noqa: SLF001
+        assert cs.call("os:getpid", (), None) == (False, None)
+        time.sleep(0.02)
+    assert cs._failures == cs.MAX_FAILURES  # noqa: SLF001
+    assert jit.compile_ir(IR + "; garbled\n", disk_cache=False).address("f")
