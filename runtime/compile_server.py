@@ -16,9 +16,10 @@ answering, exits or cannot start is replaced, and meanwhile builds fork as befor
 own (a Ctrl-C at the terminal is the user's process's), and exits when the user's process
 closes its end (at exit, or killed).
 
-When: from a process's ``START_AFTER``-th build on (a short command, such as ``xmux-run`` on a
-file, builds the pool's code and a kernel or two and exits: a server would only cost it the
-start-up), and only once it has said it is ready (until then builds fork). Not with
+When: from a process's third build on, once ``START_AFTER_S`` have passed since its first (a
+short command, such as ``xmux-run`` on a file, builds the pool's code and a kernel or two,
+perhaps tuned, in well under a second and exits: a server would only cost it the start-up),
+and only once it has said it is ready (until then builds fork). Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
 Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
@@ -42,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from typing import Any
 
 from xmux.runtime import env
@@ -54,8 +56,10 @@ from xmux.runtime.contained import (
     quiet_remarks,
 )
 
-#: builds a process makes by forking before it starts a server
+#: builds a process makes by forking before it starts a server, and the seconds since its
+#: first build it waits at least
 START_AFTER = 2
+START_AFTER_S = 1.0
 
 _HEADER = struct.Struct("<Q")
 #: what a server writes first, when it is ready (short: one write, one read)
@@ -112,6 +116,9 @@ def serve() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(1)
     os.dup2(2, 1)
+    from xmux.runtime import jit
+
+    jit._target()  # noqa: SLF001 - LLVM set up before "ready": a build starts at once
     os.write(out, _HELLO)
     while True:
         head = _read_exact(0, _HEADER.size)
@@ -270,6 +277,7 @@ class _Retired(Exception):
 _lock = threading.Lock()
 _server: _Server | None = None
 _builds = 0
+_first_build: float | None = None  # time.monotonic() of this process's first build
 #: servers that were gone before a build of theirs answered, in a row; at ``MAX_FAILURES``
 #: this process forks its builds for good (a Python that cannot import xmux, say)
 _failures = 0
@@ -286,13 +294,17 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
     not wanted). Raises what the function raised, ``LLVMAborted`` when the server died
     building and ``ChildTooSlow`` when it ran over ``budget_s`` of CPU time (it is killed:
     the next build starts another)."""
-    global _server, _builds, _failures
+    global _server, _builds, _failures, _first_build
     if not enabled():
         return False, None
     with _lock:
         _builds += 1
+        now = time.monotonic()
+        if _first_build is None:
+            _first_build = now
         if _server is None:
-            if _builds <= START_AFTER or _failures >= MAX_FAILURES:
+            if (_builds <= START_AFTER or now - _first_build < START_AFTER_S
+                    or _failures >= MAX_FAILURES):
                 return False, None
             try:
                 _server = _Server()
@@ -344,10 +356,10 @@ def shutdown() -> None:
 def _forget_after_fork() -> None:
     # the child's copies of the pipes: closed, so the parent's server still sees the parent's
     # exit; the child starts its own if it builds enough
-    global _server, _lock, _builds
+    global _server, _lock, _builds, _first_build
     server, _server = _server, None
     _lock = threading.Lock()
-    _builds = 0
+    _builds, _first_build = 0, None
     if server is not None:
         server.proc.returncode = 0  # not this process's child: nothing to wait for or warn of
         for f in (server.proc.stdin, server.proc.stdout):

@@ -26,9 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 IR = "define i64 @f(i64 %x) {\n  %y = mul i64 %x, 3\n  ret i64 %y\n}\n"
 
 
+def _past_start() -> None:
+    """As in a process past its first, forking builds (``START_AFTER``, ``START_AFTER_S``)."""
+    cs._builds = max(cs._builds, cs.START_AFTER)  # noqa: SLF001
+    cs._first_build = time.monotonic() - cs.START_AFTER_S  # noqa: SLF001
+
+
 def _served_pid() -> int:
     """The pid of a ready server (started if needed)."""
-    cs._builds = max(cs._builds, cs.START_AFTER)  # noqa: SLF001 - past the forking builds
+    _past_start()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         served, pid = cs.call("os:getpid", (), None)
@@ -42,6 +48,17 @@ def _served_pid() -> int:
 def _enabled(monkeypatch):
     monkeypatch.delenv("XMUX_COMPILE_SERVER", raising=False)
     monkeypatch.delenv("XMUX_LLVM_IN_PROCESS", raising=False)
+
+
+def test_a_short_process_starts_no_server(monkeypatch):
+    """Its first builds fork, and so do a few more within START_AFTER_S of the first (an
+    xmux-run of a small file is over by then)."""
+    cs.shutdown()
+    monkeypatch.setattr(cs, "_builds", 0)
+    monkeypatch.setattr(cs, "_first_build", None)
+    for _ in range(6):
+        assert cs.call("os:getpid", (), None) == (False, None)
+    assert cs._server is None  # noqa: SLF001
 
 
 def test_builds_after_the_first_few_run_in_one_server_with_the_same_code():
@@ -155,6 +172,7 @@ def test_the_server_exits_with_the_process():
 import os, time
 from xmux.runtime import compile_server as cs
 cs._builds = cs.START_AFTER
+cs._first_build = time.monotonic() - cs.START_AFTER_S
 while True:
     served, pid = cs.call("os:getpid", (), None)
     if served:
@@ -193,7 +211,7 @@ def test_a_server_that_cannot_start_leaves_builds_forking(monkeypatch):
         real(self)
 
     monkeypatch.setattr(cs._Server, "__init__", counting)
-    cs._builds = cs.START_AFTER  # noqa: SLF001
+    _past_start()
     deadline = time.monotonic() + 30
     while cs._failures < cs.MAX_FAILURES and time.monotonic() < deadline:  # noqa: SLF001
         assert cs.call("os:getpid", (), None) == (False, None)
@@ -215,7 +233,7 @@ def test_a_server_whose_start_up_prints_on_stdout_is_not_used(monkeypatch, tmp_p
     wrapper.write_text(f'#!/bin/sh\necho "hello from start-up"\nexec {sys.executable} "$@"\n')
     wrapper.chmod(0o755)
     monkeypatch.setattr(sys, "executable", str(wrapper))
-    cs._builds = cs.START_AFTER  # noqa: SLF001
+    _past_start()
     deadline = time.monotonic() + 60
     while cs._failures < cs.MAX_FAILURES and time.monotonic() < deadline:  # noqa: SLF001
         assert cs.call("os:getpid", (), None) == (False, None)
