@@ -18,8 +18,9 @@ closes its end (at exit, or killed).
 
 When: from a process's third build on, once ``START_AFTER_S`` have passed since its first (a
 short command, such as ``xmux-run`` on a file, builds the pool's code and a kernel or two,
-perhaps tuned, in well under a second and exits: a server would only cost it the start-up),
-and only once it has said it is ready (until then builds fork). Not with
+perhaps tuned, in well under a second and exits: a server would only cost it the start-up);
+a process whose third build came sooner starts it on a timer at that mark, so that it is
+ready for the next; builds use it once it has said it is ready (until then they fork). Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
 Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
@@ -278,6 +279,9 @@ _lock = threading.Lock()
 _server: _Server | None = None
 _builds = 0
 _first_build: float | None = None  # time.monotonic() of this process's first build
+#: starts the server START_AFTER_S after the first build when the third came sooner: a
+#: process still alive then gets it ready before its next build
+_timer: threading.Timer | None = None
 #: servers that were gone before a build of theirs answered, in a row; at ``MAX_FAILURES``
 #: this process forks its builds for good (a Python that cannot import xmux, say)
 _failures = 0
@@ -294,7 +298,7 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
     not wanted). Raises what the function raised, ``LLVMAborted`` when the server died
     building and ``ChildTooSlow`` when it ran over ``budget_s`` of CPU time (it is killed:
     the next build starts another)."""
-    global _server, _builds, _failures, _first_build
+    global _server, _builds, _failures, _first_build, _timer
     if not enabled():
         return False, None
     with _lock:
@@ -303,15 +307,18 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
         if _first_build is None:
             _first_build = now
         if _server is None:
-            if (_builds <= START_AFTER or now - _first_build < START_AFTER_S
-                    or _failures >= MAX_FAILURES):
+            if _builds <= START_AFTER or _failures >= MAX_FAILURES:
                 return False, None
-            try:
-                _server = _Server()
-            except OSError:
-                _failures += 1
+            if now - _first_build < START_AFTER_S:
+                if _timer is None:
+                    _timer = threading.Timer(START_AFTER_S - (now - _first_build), _start)
+                    _timer.daemon = True
+                    _timer.start()
+                return False, None
+            if not _start_locked():
                 return False, None
         server = _server
+        assert server is not None
         try:
             if not server.poll_ready():
                 return False, None
@@ -344,6 +351,23 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
     return True, value
 
 
+def _start_locked() -> bool:
+    """Start a server (``_lock`` held); False when it cannot be."""
+    global _server, _failures
+    if _server is None and _failures < MAX_FAILURES:
+        try:
+            _server = _Server()
+        except OSError:
+            _failures += 1
+    return _server is not None
+
+
+def _start() -> None:
+    with _lock:
+        if enabled():
+            _start_locked()
+
+
 def shutdown() -> None:
     """Close the server (at exit: it would exit on its own once this process's end closes)."""
     global _server
@@ -356,10 +380,10 @@ def shutdown() -> None:
 def _forget_after_fork() -> None:
     # the child's copies of the pipes: closed, so the parent's server still sees the parent's
     # exit; the child starts its own if it builds enough
-    global _server, _lock, _builds, _first_build
+    global _server, _lock, _builds, _first_build, _timer
     server, _server = _server, None
     _lock = threading.Lock()
-    _builds, _first_build = 0, None
+    _builds, _first_build, _timer = 0, None, None  # the parent's timer thread is not here
     if server is not None:
         server.proc.returncode = 0  # not this process's child: nothing to wait for or warn of
         for f in (server.proc.stdin, server.proc.stdout):

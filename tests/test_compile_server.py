@@ -61,6 +61,25 @@ def test_a_short_process_starts_no_server(monkeypatch):
     assert cs._server is None  # noqa: SLF001
 
 
+def test_a_process_still_building_after_the_first_second_gets_a_server_by_then(monkeypatch):
+    """Its third build came within START_AFTER_S: a timer starts the server at that mark, so
+    that the next build finds it ready instead of starting it then."""
+    cs.shutdown()
+    monkeypatch.setattr(cs, "START_AFTER_S", 0.3)
+    monkeypatch.setattr(cs, "_builds", 0)
+    monkeypatch.setattr(cs, "_first_build", None)
+    monkeypatch.setattr(cs, "_timer", None)
+    for _ in range(3):
+        assert cs.call("os:getpid", (), None) == (False, None)
+    assert cs._timer is not None  # noqa: SLF001
+    cs._timer.join(10)  # noqa: SLF001
+    assert cs._server is not None  # noqa: SLF001 - started by the timer, not by a build
+    deadline = time.monotonic() + 60
+    while not cs._server.poll_ready() and time.monotonic() < deadline:  # noqa: SLF001
+        time.sleep(0.02)
+    assert cs.call("os:getpid", (), None)[0]
+
+
 def test_builds_after_the_first_few_run_in_one_server_with_the_same_code():
     pid = _served_pid()
     assert pid != os.getpid()
