@@ -25,6 +25,7 @@ import pickle
 import signal
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -160,7 +161,12 @@ def run_forked(fn: Callable[[], T], budget_s: float | None = None) -> T:
     read_end, write_end = os.pipe()
     with tempfile.TemporaryFile() as err:
         sys.stderr.flush()
-        pid = os.fork()
+        with warnings.catch_warnings():
+            # Python 3.12+ warns of fork() in a multi-threaded process (the pool's workers),
+            # once per build under pytest or -W always: this child only runs LLVM on what it
+            # was handed, and ChildStuck covers a lock held at the fork
+            warnings.filterwarnings("ignore", r".*multi-threaded.*fork\(\)", DeprecationWarning)
+            pid = os.fork()
         if pid == 0:  # the child: no Python-level cleanup, no return
             global _IN_CHILD
             _IN_CHILD = True

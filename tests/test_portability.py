@@ -9,6 +9,8 @@ there is retried with the loop vectorizer off, with a warning naming the kernels
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -290,3 +292,28 @@ def test_float_max_min_vector_reduction_runs_exactly(t, op, vl, capfd):
     out = capfd.readouterr().out
     got = [float(v) for v in out.split("data =")[1].strip(" \n[]").split(",")]
     assert got == _fminmax_expected(op)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="Python 3.12 added the warning")
+def test_a_forked_build_from_a_multithreaded_process_warns_nothing():
+    """Python 3.12+ warns of fork() in a multi-threaded process (the pool's workers are
+    threads): under pytest or -W always, one DeprecationWarning per forked build (381 in the
+    NVPTX tests). The forked child is built for that (runtime/contained.py): no warning."""
+    code = """
+import threading, warnings
+from xmux.runtime import contained
+stop = threading.Event()
+t = threading.Thread(target=stop.wait)
+t.start()
+try:
+    print(contained.run_forked(lambda: 6 * 7))
+finally:
+    stop.set()
+    t.join()
+"""
+    r = subprocess.run([sys.executable, "-W", "always::DeprecationWarning", "-c", code],
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "XMUX_LLVM_IN_PROCESS": "0"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "42"
+    assert "multi-threaded" not in r.stderr, r.stderr[-2000:]
