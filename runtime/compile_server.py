@@ -46,10 +46,10 @@ from typing import Any
 
 from xmux.runtime import env
 from xmux.runtime.contained import (
-    STUCK_AFTER_S,
+    ChildStuck,
     ChildTooSlow,
+    CpuWatch,
     LLVMAborted,
-    _cpu_ticks,
     in_process,
     quiet_remarks,
 )
@@ -185,43 +185,26 @@ class _Server:
         return True
 
     def _frame(self, budget_s: float | None) -> object:
-        """The next frame, watching the server's CPU time as ``contained`` watches a child's:
-        ``ChildTooSlow`` past ``budget_s``, ``_Gone`` when it stops using CPU for
-        ``STUCK_AFTER_S`` seconds, ``None`` when it closes its end."""
+        """The next frame, the server watched as a forked child is (``CpuWatch``:
+        ``ChildTooSlow``, ``ChildStuck``), ``None`` when it closes its end."""
         data = b""
         need = _HEADER.size
-        # read at the first quiet half second (a /proc read is ~1 ms here; most builds
-        # answer before): the budget then counts from there
-        last = start = None
-        idle = 0.0
-        ticks_per_s = os.sysconf("SC_CLK_TCK")
+        watch = CpuWatch(self.proc.pid, budget_s)
         while True:
             if len(data) >= need:
                 if need == _HEADER.size:
                     need += _HEADER.unpack(data[: _HEADER.size])[0]
                     continue
                 return pickle.loads(data[_HEADER.size:need])
-            readable, _, _ = select.select([self.rfd], [], [], 0.5)
-            if readable:
-                chunk = os.read(self.rfd, max(need - len(data), 1 << 16))
-                if not chunk:
-                    return None
-                data += chunk
-                idle = 0.0
+            readable, _, _ = select.select([self.rfd], [], [], watch.POLL_S)
+            if not readable:
+                watch.quiet()
                 continue
-            now = _cpu_ticks(self.proc.pid)
-            if start is None:
-                last = start = now
-                continue
-            if (budget_s is not None and now is not None and start is not None
-                    and now - start > budget_s * ticks_per_s):
-                raise ChildTooSlow(budget_s)
-            if now is None or now != last:
-                last, idle = now, 0.0
-            else:
-                idle += 0.5
-                if idle >= STUCK_AFTER_S:
-                    raise _Gone
+            chunk = os.read(self.rfd, max(need - len(data), 1 << 16))
+            if not chunk:
+                return None
+            data += chunk
+            watch.output()
 
     def call(self, path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
         """(ok, the value or the exception ``path(*args)`` raised)."""
@@ -336,7 +319,8 @@ def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
             _server = None
             server.close(kill=True)
             raise
-        except (_Gone, OSError, EOFError, pickle.UnpicklingError, ValueError, struct.error):
+        except (_Gone, ChildStuck, OSError, EOFError, pickle.UnpicklingError, ValueError,
+                struct.error):
             # gone, stuck, or answering what is not a frame of ours: this build forks
             _failures += 1
             _server = None

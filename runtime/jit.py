@@ -348,9 +348,16 @@ def build_object(ir_text: str, link: Sequence[str], cpu: str, features: str,
         machine = _target().target.create_target_machine(
             cpu=cpu, features=features, opt=3, jit=True)
         _server_machines[(cpu, features)] = machine
+    return _build(ir_text, link, machine, settings)
+
+
+def _build(ir_text: str, link: Sequence[str], machine: llvm.TargetMachine,
+           settings: Settings) -> tuple[bytes, list[str], list[str]]:
+    """Parse and link, O3, codegen: the object and its external and exported symbols."""
     mod = _parse_linked(ir_text, link, machine)
     _optimize(mod, machine, settings)
     _limit_huge_codegen(mod)
+    # after O3: dead declarations are gone, libcalls added
     return machine.emit_object(mod), _externals(mod), _exports(mod)
 
 
@@ -684,15 +691,9 @@ def compile_ir(
         if hit is not None:
             return hit
 
-        def build(settings: Settings) -> tuple[bytes, list[str], list[str]]:
-            mod = _parse_linked(ir_text, link)
-            _optimize(mod, machine, settings)
-            _limit_huge_codegen(mod)
-            # after O3: dead declarations are gone, libcalls added
-            return machine.emit_object(mod), _externals(mod), _exports(mod)
-
         obj, externals, exports = _contained(
-            build, _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)),
+            lambda settings: _build(ir_text, link, machine, settings),
+            _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)),
             remote=_remote_build(ir_text, link, narrow))
         _check_externals(externals)
         record = {
