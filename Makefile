@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench docs lint clean fuzz
+.PHONY: demo test bench docs lint lint-imports clean fuzz
 
 # make fuzz N=10000 SEED=0 JOBS=2: a differential fuzzing campaign of the barrier scheduler
 # (tests/fuzz/README.md); repros of mismatches in fuzz-failures/
@@ -26,8 +26,14 @@ demo: $(STAMP)
 # PYTHONDONTWRITEBYTECODE set, every such process of pytest would compile xmux's sources again
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m compileall -q -j 0 xmux dialects transforms lowering runtime tests
+	$(LINT_IMPORTS)
+	$(BIN)/python -m compileall -q -j 0 xmux abi dialects transforms lowering runtime tests
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck examples/gpu
+	# ... and "as on" an AVX2 and an AVX-512 host: passes read the module's target, so the
+	# IR must not change (kernels run where this host can execute the model's code)
+	for cpu in znver3 skylake-avx512; do \
+		XMUX_CPU=$$cpu PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -s tests/filecheck || exit 1; \
+	done
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q -n 2 tests
 
 fuzz: $(STAMP)
@@ -42,6 +48,22 @@ docs: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(LINT_IMPORTS)
+
+# the layers contract of pyproject.toml ([tool.importlinter]). lint-imports finds a package by
+# its folder, and xmux's layers are folders of their own (pyproject's package-dir: keep the
+# list below in step), so it reads a tree of links laid out as the installed package,
+# xmux/{*.py, abi, dialects, ...}, made afresh in a temporary folder for each run
+LINT_IMPORTS = tree=$$(mktemp -d) && mkdir $$tree/xmux && \
+	ln -s $(CURDIR)/xmux/*.py $$tree/xmux/ && \
+	for d in $(CURDIR)/xmux/*/ $(CURDIR)/abi $(CURDIR)/dialects $(CURDIR)/transforms \
+		$(CURDIR)/lowering $(CURDIR)/runtime; do \
+		test ! -f $$d/__init__.py || ln -s $${d%/} $$tree/xmux/; done && \
+	(cd $$tree && $(CURDIR)/$(BIN)/lint-imports --no-cache $(CURDIR)/pyproject.toml); \
+	status=$$?; rm -rf $$tree; exit $$status
+
+lint-imports: $(STAMP)
+	$(LINT_IMPORTS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .xmux-cache

@@ -7,7 +7,7 @@ reduction on the cpu expansion, vs numpy and the gcc OpenMP reduction loop.
 
 The program is upstream MLIR ``acc`` input (``#pragma acc parallel loop gang worker vector
 num_gangs(G) num_workers(4) vector_length(32) reduction(+:sum)``); ``xmux.compile`` runs
-convert-acc-to-oacc, expand-oacc-reductions{target=cpu} and the kernel pipeline, and the outlined
+convert-acc-to-oacc, expand-oacc-reductions{expansion=cpu} and the kernel pipeline, and the outlined
 kernel ``acc_sum_acc_parallel_0`` is launched from Python over G work-groups of 32 x 4 work-items
 (the launch ``convert-acc-to-oacc`` would make), with ``sum`` reset to 0 before each launch.
 Backends, interleaved with ``bench/timing.py`` (bursts, order balanced for carry-over):

@@ -1,5 +1,5 @@
 """OpenACC sum on the GPU (issue 15): the ``bench/acc_sum.py`` program compiled for the nvptx
-target (``expand-oacc-reductions{target=ptx}``) vs the same reduction hand-written in CUDA C++
+target (``expand-oacc-reductions{expansion=ptx}``) vs the same reduction hand-written in CUDA C++
 and compiled at run time by NVRTC (CuPy's RawKernel), kernel times by CUDA events, in one run.
 
     python bench/acc_sum_gpu.py                 # 2^27 f32 and 2^26 f64 elements

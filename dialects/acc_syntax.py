@@ -17,9 +17,10 @@
   defines the operand (an error if that op names another recipe, or the operand comes from
   anything else). Both forms can be mixed in one module.
 
-Applied once when xmux builds a context or its plugin universe (``xmux/registry.py``), as
-``acc_compat`` is: it replaces the ``parse`` classmethod of xDSL's own op classes, so every pass
-sees the same classes.
+This module holds the parsers and printers; ``dialects/xdsl_compat.py`` puts them on xDSL's own
+op classes (``acc_clauses_in_any_order``, ``acc_atomic_read_llvm19``, ``acc_llvm19_output``)
+when a context loads ``acc``, so every pass sees the same classes. Importing this module
+changes nothing.
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ class AnyOrderProgram:
                 owner.properties["recipe"] = sym
 
 
-def _clause_ops() -> list[type[IRDLOperation]]:
+def clause_ops() -> list[type[IRDLOperation]]:
     """The acc ops whose format starts with at least two keyword clauses."""
     found = []
     for op in acc.ACC.operations:
@@ -199,22 +200,15 @@ def _program(op_type: type[IRDLOperation]) -> AnyOrderProgram:
     return AnyOrderProgram(op_type)  # built on first use: xmux-opt's start-up stays short
 
 
-def _parse_any_order(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
+def parse_any_order(cls: type[IRDLOperation], parser: Parser) -> IRDLOperation:
+    """``cls.parse`` for the ops of ``clause_ops()``: leading clauses in any order."""
     return _program(cls).parse(parser, cls)
-
-
-def add_any_order_syntax() -> None:
-    for op in _clause_ops():
-        op.parse = classmethod(_parse_any_order)  # type: ignore[method-assign]
-
-
-add_any_order_syntax()
 
 
 # ---- acc.atomic.read: the LLVM 19 form names two types ---------------------------------
 
 
-def _parse_atomic_read(cls: type[acc.AtomicReadOp], parser: Parser) -> acc.AtomicReadOp:
+def parse_atomic_read(cls: type[acc.AtomicReadOp], parser: Parser) -> acc.AtomicReadOp:
     """``[if(%c)] %v = %x : Tv, Tx, Elem`` (newer) or ``%v = %x : T, Elem`` (LLVM 19: one type
     for both pointers)."""
     cond = None
@@ -240,13 +234,6 @@ def _parse_atomic_read(cls: type[acc.AtomicReadOp], parser: Parser) -> acc.Atomi
     return cls.build(operands=operands, properties=props, attributes=attrs)
 
 
-def add_atomic_read_syntax() -> None:
-    acc.AtomicReadOp.parse = classmethod(_parse_atomic_read)  # type: ignore[method-assign]
-
-
-add_atomic_read_syntax()
-
-
 # ---- LLVM 19 output ----------------------------------------------------------------------
 
 _LLVM19_OUTPUT: list[bool] = [False]
@@ -263,6 +250,11 @@ def llvm19_output() -> Iterator[None]:
         yield
     finally:
         _LLVM19_OUTPUT.pop()
+
+
+def printing_llvm19() -> bool:
+    """Whether ``llvm19_output()`` is active."""
+    return _LLVM19_OUTPUT[-1]
 
 
 def _recipe_of(value: SSAValue) -> SymbolRefAttr | None:
@@ -318,23 +310,12 @@ def _print_atomic_read_19(op: acc.AtomicReadOp, printer: Printer, base: Callable
     printer.print_op_attributes(op.attributes)
 
 
-def add_llvm19_output() -> None:
+def llvm19_printers() -> list[tuple[type[IRDLOperation], Callable]]:
+    """(op class, its LLVM 19 printer ``print19(op, printer, base)``, ``base`` the class's
+    own ``print``) for each op whose LLVM 19 form differs."""
     constructs = (acc.ParallelOp, acc.SerialOp, acc.KernelsOp, acc.LoopOp)
-    targets: list[tuple[type[IRDLOperation], Callable]] = [
+    return [
         *((c, lambda op, p, b: _print_construct_19(op, p)) for c in constructs),
         *((d, _print_data_op_19) for d in _RECIPE_CLAUSES.values()),
         (acc.AtomicReadOp, _print_atomic_read_19),
     ]
-    for cls, print19 in targets:
-        base = cls.print
-
-        def print_(self: IRDLOperation, printer: Printer, base=base, print19=print19) -> None:
-            if _LLVM19_OUTPUT[-1]:
-                print19(self, printer, base)
-            else:
-                base(self, printer)
-
-        cls.print = print_  # type: ignore[method-assign]
-
-
-add_llvm19_output()

@@ -9,14 +9,17 @@ too, with its JSON form (stored next to cached objects).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IntAttr,
     IntegerAttr,
+    IntegerType,
+    ModuleOp,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
@@ -25,8 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
-from xmux.dialects import llvm as llvm_ext
-from xmux.dialects.kernel_layout import (  # noqa: F401 - re-exported
+from xmux.abi.kernel_layout import (  # noqa: F401 - re-exported
     SCHED_CANCEL,
     SCHED_GLOBAL_OFFSET,
     SCHED_GLOBAL_SIZE,
@@ -46,6 +48,8 @@ from xmux.dialects.kernel_layout import (  # noqa: F401 - re-exported
     dump_kernel_infos,
     load_kernel_infos,
 )
+from xmux.dialects import llvm as llvm_ext
+from xmux.dialects.target import DEFAULT_TARGET, TargetAttr
 
 # ---------------------------------------------------------------------------------------
 # Attribute keys
@@ -72,7 +76,10 @@ LOOP_ANNOTATION = "loop_annotation"
 ACCESS_GROUPS = "access_groups"
 LOOP_VECTORIZE_WIDTH = "xmux.loop_vectorize_width"
 VECTOR_SCHEDULE = "mux.vector_schedule"
+KERNEL_ABI = "mux.kernel_abi"
+MAX_WORK_GROUP_SIZE = "mux.max_work_group_size"
 KERNEL_TABLE = "xmux.kernel_table"
+TARGET = "xmux.target"
 SPEC_CONSTANTS_USED = "spec.used_constants"
 SPEC_BUFFER_ARG = "spec.buffer_arg"
 SPEC_BUFFER_LOAD = "spec.buffer_load"
@@ -86,7 +93,7 @@ SUB_KERNEL = "sub_kernel"
 DEFAULT_WORK_ITEM_ORDER: tuple[int, int, int] = (2, 1, 0)
 
 # ---------------------------------------------------------------------------------------
-# Scheduling structs (all fields i64; their field offsets are in kernel_layout.py)
+# Scheduling structs (all fields i64; their field offsets are in abi/kernel_layout.py)
 # ---------------------------------------------------------------------------------------
 
 SCHED_INFO_TYPE = llvm.LLVMArrayType(IntAttr(SCHED_NUM_FIELDS), i64)
@@ -127,6 +134,25 @@ def _get_int(op: Operation, key: str) -> int | None:
     if not isinstance(attr, IntegerAttr):
         raise ValueError(f"{op.name} @{_sym(op)}: attribute {key} must be an integer")
     return attr.value.data
+
+
+def get_target(op: Operation) -> TargetAttr:
+    """The target of the innermost module around ``op`` (or ``op`` itself) that has an
+    ``xmux.target``, ``DEFAULT_TARGET`` without one: passes read it, never the host
+    (dialects/target.py)."""
+    scope: Operation | None = op
+    while scope is not None and not (isinstance(scope, ModuleOp) and TARGET in scope.attributes):
+        scope = scope.parent_op()
+    if scope is None:
+        return DEFAULT_TARGET
+    attr = scope.attributes[TARGET]
+    if not isinstance(attr, TargetAttr):
+        raise ValueError(f"module attribute {TARGET} must be a #xmux.target<...>, got {attr}")
+    return attr
+
+
+def set_target(module: ModuleOp, target: TargetAttr) -> None:
+    module.attributes[TARGET] = target
 
 
 def _sym(op: Operation) -> str:
@@ -419,6 +445,94 @@ def set_vector_schedule(op: Operation, schedule: VectorSchedule | None) -> None:
     if schedule is not None:
         value = _int_array([schedule.width, schedule.dim, int(schedule.tail)])
     _set_or_clear(op, VECTOR_SCHEDULE, value)
+
+
+# ---------------------------------------------------------------------------------------
+# Launch facts: what the passes record on a kernel for the runtime (xmux/kernel_info.py
+# reads them into KernelInfo once the pipeline has run)
+# ---------------------------------------------------------------------------------------
+
+
+def _abi_value(value: object) -> Attribute:
+    if isinstance(value, bool):
+        return IntegerAttr(int(value), IntegerType(1))
+    if isinstance(value, str):
+        return StringAttr(value)
+    assert isinstance(value, list), value  # a shape: None (dynamic) as -1
+    return _int_array([-1 if v is None else v for v in value])
+
+
+def _abi_field(attr: Attribute) -> object:
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, IntegerAttr):
+        return bool(attr.value.data)
+    assert isinstance(attr, DenseArrayBase), attr
+    return [None if v < 0 else int(v) for v in attr.get_values()]
+
+
+def set_kernel_abi(op: Operation, name: str, args: Sequence[ArgInfo]) -> None:
+    """``mux.kernel_abi = {name = "k", args = [{name = "a", kind = "memref", dtype =
+    "float32", shape = array<i64: -1>, strided = false, written = true}, ...]}``: the
+    kernel's name and arguments as the launcher sees them (``ArgInfo``'s fields, a field of
+    value None left out), recorded by record-kernel-abi while the signature is the user's."""
+    records = [
+        DictionaryAttr({k: _abi_value(v) for k, v in asdict(a).items() if v is not None})
+        for a in args
+    ]
+    op.attributes[KERNEL_ABI] = DictionaryAttr(
+        {"name": StringAttr(name), "args": ArrayAttr(records)}
+    )
+
+
+def get_kernel_abi(op: Operation) -> tuple[str, list[ArgInfo]] | None:
+    """(name, arguments) of ``set_kernel_abi``, None when the kernel has no record."""
+    attr = op.attributes.get(KERNEL_ABI)
+    if attr is None:
+        return None
+    try:
+        assert isinstance(attr, DictionaryAttr)
+        name, records = attr.data["name"], attr.data["args"]
+        assert isinstance(name, StringAttr) and isinstance(records, ArrayAttr)
+        args = []
+        for r in records.data:
+            assert isinstance(r, DictionaryAttr)
+            args.append(ArgInfo(**{k: _abi_field(v) for k, v in r.data.items()}))  # type: ignore[arg-type]
+    except (AssertionError, AttributeError, KeyError, TypeError) as e:
+        raise ValueError(f"@{_sym(op)}: malformed {KERNEL_ABI}: {attr}") from e
+    return name.data, args
+
+
+def get_max_work_group_size(op: Operation) -> int | None:
+    """The largest work-group the compiled kernel supports (None: no limit of its own): set
+    by the passes that size storage for a maximal work-group (collectives' scratch)."""
+    return _get_int(op, MAX_WORK_GROUP_SIZE)
+
+
+def set_max_work_group_size(op: Operation, size: int | None) -> None:
+    _set_or_clear(op, MAX_WORK_GROUP_SIZE, None if size is None else IntegerAttr(size, i64))
+
+
+def copy_launch_facts(dst: Operation, src: Operation) -> None:
+    """Carry the launch facts of ``src`` (ABI record, work-group limit, vector schedule) to
+    ``dst``, a function that becomes the entry point in its place."""
+    for key in (KERNEL_ABI, MAX_WORK_GROUP_SIZE, VECTOR_SCHEDULE):
+        if key in src.attributes:
+            dst.attributes[key] = src.attributes[key]
+
+
+def launch_entries(module: Operation) -> list[Operation]:
+    """The entry points of a module and of the modules nested in it, ``func.func`` or (after
+    convert-to-llvm) ``llvm.func``, in module order."""
+    found: list[Operation] = []
+    for region in module.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if is_entry_point(inner):
+                    found.append(inner)
+                elif inner.has_trait(SymbolTable):
+                    found.extend(launch_entries(inner))
+    return found
 
 
 def get_kernel_table(module: Operation) -> list[str]:

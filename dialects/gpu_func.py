@@ -1,5 +1,6 @@
 """``gpu.module``, ``gpu.func`` and ``gpu.return`` with upstream's custom syntax (see
-``dialects/gpu.py``, which re-exports them and builds the dialect).
+``dialects/gpu.py``, which re-exports them and builds the dialect; ``gpu_host.py`` shares
+the attribution syntax below).
 
 ::
 
@@ -51,6 +52,8 @@ from xdsl.traits import (
     SymbolTable,
 )
 from xdsl.utils.exceptions import VerifyException
+
+from xmux.dialects.gpu_attrs import is_workgroup_space
 
 
 def _parse_foreign_attribute(parser: Parser) -> Attribute:
@@ -211,8 +214,8 @@ class FuncOp(IRDLOperation):
                     parser.parse_punctuation(")")
             else:
                 results.append(parser.parse_type())
-        workgroup = _parse_attributions(parser, "workgroup")
-        private = _parse_attributions(parser, "private")
+        workgroup = parse_attributions(parser, "workgroup")
+        private = parse_attributions(parser, "private")
         attrs: dict[str, Attribute] = {"sym_name": name}
         if parser.parse_optional_keyword("kernel") is not None:
             attrs["gpu.kernel"] = UnitAttr()
@@ -260,8 +263,8 @@ class FuncOp(IRDLOperation):
                 printer.print_list(outs, printer.print_attribute)
                 printer.print_string(")")
         if block is not None:
-            _print_attributions(printer, "workgroup", self.workgroup_args)
-            _print_attributions(printer, "private", self.private_args)
+            print_attributions(printer, "workgroup", self.workgroup_args)
+            print_attributions(printer, "private", self.private_args)
         if self.is_kernel:
             printer.print_string(" kernel")
         hidden = ("gpu.kernel", "sym_name", "workgroup_attributions")
@@ -291,13 +294,13 @@ class FuncOp(IRDLOperation):
                     "a memref in #gpu.address_space<workgroup> (or 3)")
 
 
-def _parse_attributions(parser: Parser, keyword: str) -> list[Parser.Argument]:
+def parse_attributions(parser: Parser, keyword: str) -> list[Parser.Argument]:
     if parser.parse_optional_keyword(keyword) is None:
         return []
     return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
 
 
-def _print_attributions(printer: Printer, keyword: str, args: Sequence[SSAValue]) -> None:
+def print_attributions(printer: Printer, keyword: str, args: Sequence[SSAValue]) -> None:
     if not args:
         return
     printer.print_string(f" {keyword}(")
@@ -321,11 +324,3 @@ class ReturnOp(IRDLOperation):
 
     def __init__(self, values: Sequence[SSAValue | Operation] = ()) -> None:
         super().__init__(operands=[values])
-
-
-
-
-def is_workgroup_space(space: Attribute) -> bool:
-    from xmux.dialects.gpu import is_workgroup_space as check
-
-    return check(space)

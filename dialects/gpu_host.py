@@ -56,6 +56,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from xmux.dialects.gpu_func import parse_attributions, print_attributions
+
 _TOKEN = AsyncTokenType()
 _SEGMENTS = "operandSegmentSizes"
 
@@ -149,8 +151,6 @@ class LaunchOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LaunchOp:
-        from xmux.dialects.gpu_func import _parse_attributions
-
         is_async, deps = parse_async(parser)
         index = IndexType()
         names: list[Parser.Argument] = []
@@ -199,8 +199,8 @@ class LaunchOp(IRDLOperation):
             parser.parse_punctuation("(")
             props["kernelFunc"] = SymbolRefAttr(parser.parse_symbol_name())
             parser.parse_punctuation(")")
-        workgroup = _parse_attributions(parser, "workgroup")
-        private = _parse_attributions(parser, "private")
+        workgroup = parse_attributions(parser, "workgroup")
+        private = parse_attributions(parser, "private")
         body = parser.parse_region([*names, *workgroup, *private])
         attrs = parser.parse_optional_attr_dict()
         if workgroup:
@@ -215,8 +215,6 @@ class LaunchOp(IRDLOperation):
         )
 
     def print(self, printer: Printer) -> None:
-        from xmux.dialects.gpu_func import _print_attributions
-
         print_async(printer, self.asyncToken, self.asyncDependencies)
         args = self.body.blocks[0].args
 
@@ -245,8 +243,8 @@ class LaunchOp(IRDLOperation):
             printer.print_string(f" module(@{self.kernelModule.root_reference.data})")
         if self.kernelFunc is not None:
             printer.print_string(f" function(@{self.kernelFunc.root_reference.data})")
-        _print_attributions(printer, "workgroup", self.workgroup_args)
-        _print_attributions(printer, "private", self.private_args)
+        print_attributions(printer, "workgroup", self.workgroup_args)
+        print_attributions(printer, "private", self.private_args)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
         printer.print_op_attributes(

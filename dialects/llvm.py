@@ -5,7 +5,7 @@ plus the ones xmux writes that xDSL lacks.
 ``gpu``), so xmux's lowered output is upstream llvm-dialect text that ``mlir-opt`` and
 ``mlir-translate --mlir-to-llvmir`` accept:
 
-- the ops of ``lowering/llvmx.py`` under their upstream names (``llvm.fence``,
+- the ops of ``dialects/llvmx.py`` under their upstream names (``llvm.fence``,
   ``llvm.atomicrmw``, ``llvm.cmpxchg``, ``llvm.switch``, ``llvm.uitofp``, ``llvm.fptosi``,
   ``llvm.fptoui``, ``llvm.extractelement``, ``llvm.addrspacecast``);
 - ``llvm.add``/``sub``/``mul``/``shl`` whose ``overflowFlags`` property is upstream's
@@ -36,7 +36,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 
 # ---------------------------------------------------------------------------------------
 # Loop metadata

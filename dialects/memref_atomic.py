@@ -1,6 +1,7 @@
 """``memref.generic_atomic_rmw`` and ``memref.atomic_yield``: upstream MLIR's read-modify-write
-with a body, which xDSL 0.74's ``memref`` dialect lacks. Added to xDSL's ``memref`` dialect
-(``xmux/registry.py`` imports this module before any context loads it), with upstream's syntax:
+with a body, which xDSL 0.74's ``memref`` dialect lacks. Added to xDSL's ``memref`` dialect by
+``dialects/xdsl_compat.py`` (``memref_generic_atomic_rmw``, before any context loads it), with
+upstream's syntax:
 
     %old = memref.generic_atomic_rmw %m[%i] : memref<10xi32> {
     ^bb0(%cur: i32):
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects import memref
 from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Region, SSAValue
 from xdsl.irdl import (
@@ -35,6 +35,33 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
+
+# -- memref.atomic_rmw: facts the passes and the lowering share ----------------------------
+
+#: MLIR's arith::AtomicRMWKind numbering (the generic form of memref.atomic_rmw stores these)
+ATOMIC_KINDS = {
+    0: "addf",
+    1: "addi",
+    2: "assign",
+    3: "maximumf",
+    4: "maxs",
+    5: "maxu",
+    6: "minimumf",
+    7: "mins",
+    8: "minu",
+    9: "mulf",
+    10: "muli",
+    11: "ori",
+    12: "andi",
+    13: "maxnumf",
+    14: "minnumf",
+}
+#: the ordering of every atomic ``memref.atomic_rmw`` (lowering/to_llvm/memref_atomics.py
+#: says why: relaxed, as the languages that reach it mean)
+ORDERING = "monotonic"
+#: unit attribute of a ``memref.atomic_rmw`` on a thread slice's private copy of a global
+#: array (privatize-global-atomics): one thread owns it, like local memory
+SLICE_PRIVATE = "mux.slice_private"
 
 
 @irdl_op_definition
@@ -126,13 +153,10 @@ class AtomicYieldOp(IRDLOperation):
                 f"{parent.result.type}")
 
 
-def add_to_memref() -> None:
-    ops = memref.MemRef._operations  # noqa: SLF001 - xDSL's dialect has no public add_op
-    for op in (GenericAtomicRMWOp, AtomicYieldOp):
-        if op not in ops:
-            ops.append(op)
-
-
-add_to_memref()
-
-__all__ = ["AtomicYieldOp", "GenericAtomicRMWOp", "add_to_memref"]
+__all__ = [
+    "ATOMIC_KINDS",
+    "ORDERING",
+    "SLICE_PRIVATE",
+    "AtomicYieldOp",
+    "GenericAtomicRMWOp",
+]

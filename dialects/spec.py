@@ -101,8 +101,8 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, Pure, SymbolOpInterface, SymbolTable, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
-from xmux.runtime import spec_constants as rt
-from xmux.runtime.spec_constants import PADDING_ID, SpecType
+from xmux.abi import spec_types as rt
+from xmux.abi.spec_types import PADDING_ID, SpecType
 
 # ---------------------------------------------------------------------------------------
 # Types and default values

@@ -31,8 +31,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import XmuxError
 from xmux.transforms.add_kernel_wrapper import lowered_arg_type, packed_struct_type
 
 LAUNCH_FN = "xmux_launch"

@@ -63,7 +63,8 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, func, llvm, memref
 from xdsl.passes import ModulePass
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
+from xmux.dialects import attrs
 from xmux.lowering.to_llvm import all_handlers
 from xmux.lowering.to_llvm.core import ModuleLowerer, op_name
 from xmux.lowering.to_llvm.func import lower_function, lower_llvm_function
@@ -77,15 +78,16 @@ class ConvertToLLVMPass(ModulePass):
     name = "convert-to-llvm"
 
     #: ``cpu`` (work-group local memory was replaced before) or ``nvptx`` (memory space 3 is
-    #: the GPU's shared memory: address-space-3 globals reached through generic pointers)
-    target: str = "cpu"
+    #: the GPU's shared memory: address-space-3 globals reached through generic pointers);
+    #: empty: the module's target attribute decides
+    target: str = ""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        if self.target not in ("cpu", "nvptx"):
+        if self.target not in ("", "cpu", "nvptx"):
             raise NotSupportedError(
                 f"convert-to-llvm: target must be cpu or nvptx, got '{self.target}'"
             )
-        shared = self.target == "nvptx"
+        shared = self.target == "nvptx" or (not self.target and attrs.get_target(op).is_gpu)
         mod = ModuleLowerer(op, all_handlers(), shared_memory=shared)
         replacements = []
         for top in list(op.ops):

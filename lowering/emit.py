@@ -4,7 +4,7 @@ Everything xDSL's translator already handles goes through
 ``xdsl.backend.llvm.convert_op.convert_op`` / ``convert_type`` / ``create_constant``. This module
 adds what xmux needs on top:
 
-- the ops xDSL's ``llvm`` dialect lacks (``lowering/llvmx.py``: atomics, fence, switch,
+- the ops xDSL's ``llvm`` dialect lacks (``dialects/llvmx.py``: atomics, fence, switch,
   uitofp/fptosi/fptoui, extractelement, addrspacecast) and ``llvm.add``/``sub``/``mul``/
   ``shl`` with upstream's ``#llvm.overflow`` flags;
 - ``llvm.load`` / ``llvm.store`` with a non-zero ``ordering`` become atomic (xDSL drops it),
@@ -65,10 +65,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import LLVMTranslationException
 
-from xmux.dialects import attrs
+from xmux.abi.errors import NotSupportedError, XmuxError
+from xmux.dialects import attrs, llvmx
 from xmux.dialects import llvm as llvm_ext
-from xmux.errors import NotSupportedError, XmuxError
-from xmux.lowering import llvmx
+from xmux.dialects.llvmx import NVVM_KERNEL
 from xmux.lowering.emit_metadata import Metadata
 
 __all__ = ["emit_module", "emit_text"]
@@ -221,7 +221,7 @@ class _FunctionEmitter:
         b._insert(instr)
         self.val_map[op.res] = instr
 
-    # -- ops xDSL lacks (lowering/llvmx.py) ---------------------------------------------
+    # -- ops xDSL lacks (dialects/llvmx.py) ---------------------------------------------
 
     def atomicrmw(self, op: llvmx.AtomicRMWOp, b: ir.IRBuilder) -> None:
         instr = _AtomicRMW(b.block, op, self.v(op.ptr), self.v(op.val))
@@ -631,9 +631,6 @@ def _define_global(op: llvm.GlobalOp, gvar: ir.GlobalVariable, module: ir.Module
 # Functions
 # ---------------------------------------------------------------------------------------
 
-#: The unit attribute marking an NVPTX kernel (upstream MLIR's name): ``ptx_kernel`` entry.
-NVVM_KERNEL = "nvvm.kernel"
-
 _FUNC_FLAGS = {"no_inline": "noinline", "no_unwind": "nounwind", "optimize_none": "optnone"}
 
 
@@ -739,19 +736,15 @@ def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None
 def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str = "") -> ir.Module:
     """Translate a module of ``llvm.func`` / ``llvm.mlir.global`` ops to an llvmlite module.
 
-    The triple is the module's ``llvm.target_triple`` attribute, else ``triple``, else the
-    host's.
+    The triple is the module's ``llvm.target_triple`` attribute, else ``triple``, else that
+    of its ``#xmux.target`` (``attrs.get_target``: ``DEFAULT_TARGET``'s without one).
     """
     out = ir.Module()
     module_triple = module.attributes.get("llvm.target_triple")
     if isinstance(module_triple, StringAttr):
         out.triple = module_triple.data
     else:
-        if triple is None:
-            from llvmlite import binding
-
-            triple = binding.get_process_triple()
-        out.triple = triple
+        out.triple = triple if triple is not None else attrs.get_target(module).triple.data
     if data_layout:
         out.data_layout = data_layout
 

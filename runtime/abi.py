@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from xmux.dialects import kernel_layout as layout
+from xmux.abi import kernel_layout as layout
 
 SchedInfo = ctypes.c_int64 * layout.SCHED_NUM_FIELDS
 

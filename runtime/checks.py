@@ -15,7 +15,7 @@ import os
 import threading
 from dataclasses import dataclass
 
-from xmux.errors import LaunchError
+from xmux.abi.errors import LaunchError
 from xmux.runtime import interrupt
 
 CheckFn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, *([ctypes.c_int64] * 13))
@@ -44,6 +44,12 @@ class Failure:
             what = f"indices {list(self.values)}, sizes {list(self.sizes)}"
         elif "per-work-item array" in self.message:
             what = f"slot {list(self.values)}"
+        elif "divergent barrier" in self.message:  # transforms/wi_loops/divergence.py
+            return (
+                f"{self.message}: work-item (0, 0, 0) has {self.values[0]}, work-item "
+                f"{self.local_id} has {self.values[1]}, in work-group {self.group_id}"
+                + (f" (and {self.more} more failed checks)" if self.more else "")
+            )
         else:
             what = f"operands {list(self.values)}"
         more = f" (and {self.more} more failed checks)" if self.more else ""

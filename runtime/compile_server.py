@@ -106,17 +106,18 @@ def _resolve(path: str) -> Any:  # noqa: ANN401 - an importable function
     return getattr(importlib.import_module(module), name)
 
 
-def serve() -> None:
+def serve(warm_up: str | None = None) -> None:
     """The server's loop (``python -c``): requests from fd 0, answers on the original fd 1;
-    fd 1 then points at stderr, so that nothing printed corrupts the frames."""
+    fd 1 then points at stderr, so that nothing printed corrupts the frames. ``warm_up``
+    (``module:name``, the caller's: ``jit._target``) runs before it says it is ready, so that a
+    build starts at once (LLVM set up)."""
     global _serving
     _serving = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(1)
     os.dup2(2, 1)
-    from xmux.runtime import jit
-
-    jit._target()  # noqa: SLF001 - LLVM set up before "ready": a build starts at once
+    if warm_up:
+        _resolve(warm_up)()
     os.write(out, _HELLO)
     while True:
         head = _read_exact(0, _HEADER.size)
@@ -158,7 +159,7 @@ class _Server:
         flags = fcntl.fcntl(self.err.fileno(), fcntl.F_GETFL)
         fcntl.fcntl(self.err.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
         code = (f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
-                "from xmux.runtime.compile_server import serve; serve()")
+                f"from xmux.runtime.compile_server import serve; serve({_warm_up!r})")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.err, start_new_session=True, close_fds=True,
@@ -271,22 +272,28 @@ _timer: threading.Timer | None = None
 #: this process forks its builds for good (a Python that cannot import xmux, say)
 _failures = 0
 MAX_FAILURES = 3
+#: what a new server runs before it says it is ready (``call``'s ``warm_up``)
+_warm_up: str | None = None
 
 
 def enabled() -> bool:
     return env.flag("XMUX_COMPILE_SERVER", True) and not in_process() and bool(sys.executable)
 
 
-def call(path: str, args: tuple, budget_s: float | None) -> tuple[bool, object]:
+def call(path: str, args: tuple, budget_s: float | None,
+         warm_up: str | None = None) -> tuple[bool, object]:
     """``(True, path(*args))`` built in the server; ``(False, None)`` where no server is ready
     (the caller forks, as before: the first builds of a process, a server starting, dead or
     not wanted). Raises what the function raised, ``LLVMAborted`` when the server died
     building and ``ChildTooSlow`` when it ran over ``budget_s`` of CPU time (it is killed:
-    the next build starts another)."""
-    global _server, _builds, _failures, _first_build, _timer
+    the next build starts another). ``warm_up``: ``module:name`` of a function a server
+    started from now on runs before it is ready (``serve``)."""
+    global _server, _builds, _failures, _first_build, _timer, _warm_up
     if not enabled():
         return False, None
     with _lock:
+        if warm_up is not None:
+            _warm_up = warm_up
         _builds += 1
         now = time.monotonic()
         if _first_build is None:

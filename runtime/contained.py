@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
-from xmux.errors import XmuxError
+from xmux.abi.errors import XmuxError
 from xmux.runtime import env
 
 T = TypeVar("T")

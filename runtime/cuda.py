@@ -10,7 +10,7 @@ Arguments: a memref takes a CuPy array, any object with ``__cuda_array_interface
 DLPack (PyTorch CUDA tensors: zero-copy views), or a numpy array (copied to the device, and
 back after the launch when the kernel may write it); scalars and ``xmux.LocalMemory`` as on
 the CPU. The launch record and the split of a non-uniform NDRange follow
-``runtime/nvptx_abi.py``.
+``abi/nvptx_abi.py``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from xmux.dialects.kernel_layout import ArgInfo, KernelInfo
-from xmux.errors import LaunchError, XmuxError
-from xmux.runtime import nvptx_abi as abi
+from xmux.abi import nvptx_abi as abi
+from xmux.abi.errors import LaunchError, XmuxError
+from xmux.abi.kernel_layout import ArgInfo, KernelInfo
 from xmux.runtime.launch import NDRange, _check_scalar, _local_shape
 
 #: CUDA's limits on a block (threads per dimension, in all) and a grid

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 
-from xmux.errors import XmuxError
+from xmux.abi.errors import XmuxError
 
 _TRUE = ("1", "on", "yes", "true")
 _FALSE = ("0", "off", "no", "false")

@@ -7,7 +7,8 @@ JIT lock). Module-level locks get an ``os.register_at_fork`` handler in their mo
 (``runtime/jit.py``, ``pool.py``, ``interrupt.py``, ``checks.py``); per-object locks
 (a program's specialization state, a tuner) are made here, ``lock(owner)``, and replaced by
 fresh ones in the child. Replacing is safe there: the child has one thread, and nothing it
-does can be inside a critical section of the parent's other threads.
+does can be inside a critical section of the parent's other threads. An import or an LLVM
+call another thread had under way at the fork is ``abi/atfork.py``'s (issue 30 item 8).
 """
 
 from __future__ import annotations

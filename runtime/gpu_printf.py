@@ -8,53 +8,20 @@ when the pass runs) for the interpreter, whose addresses are not real. Every arg
 travels as 64 bits (integers sign-extended, floats as the bits of an f64). The callback
 formats as C's printf would (length modifiers such as ``ll`` are dropped: Python's ``%``
 has none) and writes to stdout, so the output interleaves in program order with
-``printMemref*``'s. Work-items of a work-group print in work-item order.
+``printMemref*``'s. Work-items of a work-group print in work-item order. The format
+registry and ``format_c`` are in ``abi/printf_format.py`` (the passes use them too).
 """
 
 from __future__ import annotations
 
 import ctypes
-import re
 import struct
 import sys
-import zlib
 
-MAX_ARGS = 8
-#: format id -> (format string, per argument: "i" integer / "f" float)
-FORMATS: dict[int, tuple[str, str]] = {}
-
-_SPEC = re.compile(r"%([-+ #0]*\d*(?:\.\d+)?)(hh|h|ll|l|j|z|t|L)?([diouxXeEfFgGcs%])")
+from xmux.abi.printf_format import FORMATS, MAX_ARGS, format_c
 
 PrintfFn = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                             *([ctypes.c_int64] * MAX_ARGS))
-
-
-def register_format(fmt: str, kinds: str) -> int:
-    """A stable id for (fmt, argument kinds)."""
-    key = zlib.crc32(f"{kinds}\0{fmt}".encode()) & 0x7FFFFFFF
-    FORMATS[key] = (fmt, kinds)
-    return key
-
-
-def format_c(fmt: str, values: list[int | float]) -> str:
-    it = iter(values)
-
-    def one(m: re.Match[str]) -> str:
-        flags, _, conv = m.groups()
-        if conv == "%":
-            return "%"
-        v = next(it, 0)
-        if conv == "c":
-            return chr(int(v) & 0xFF)
-        if conv in "diouxX" and isinstance(v, float):
-            v = int(v)
-        if conv in "ouxX" and isinstance(v, int) and v < 0:
-            v &= (1 << 64) - 1
-        if conv == "u":
-            conv = "d"
-        return f"%{flags}{conv}" % v
-
-    return _SPEC.sub(one, fmt)
 
 
 def _jit_call(fid: int, record: int, n: int, *raw: int) -> None:

@@ -37,7 +37,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 __all__ = ["HANDLER_IR", "WORDS", "arm", "cancel_word", "disarm", "interrupt_word", "never_word"]
 
@@ -84,6 +84,8 @@ _seen: object = None
 #: our handler is installed, over Python's default one
 _armed = False
 _saved: ctypes.Structure | None = None
+#: the address of the native handler ``arm`` installed (``disarm`` puts back only over it)
+_ours: int | None = None
 
 
 class _Sigaction(ctypes.Structure):
@@ -119,10 +121,12 @@ def _current() -> _Sigaction | None:
     return old
 
 
-def arm() -> None:
+def arm(handler_address: Callable[[], int]) -> None:
     """Install the native SIGINT handler over Python's, where Python's default handler is the
-    one set now; called from the main thread, again whenever the Python-level handler changed."""
-    global _seen, _armed, _saved
+    one set now; called from the main thread, again whenever the Python-level handler changed.
+    ``handler_address`` compiles it where needed (``pool.sigint_handler_address``: the pool's
+    native module holds it, and the pool builds on this module)."""
+    global _seen, _armed, _saved, _ours
     # every full launch asks: no lock unless the handler changed (``signal.getsignal`` costs
     # 1.5 µs, its C half 20 ns)
     handler = _signal.getsignal(signal.SIGINT)
@@ -133,9 +137,7 @@ def arm() -> None:
         _armed = False
         if handler is not signal.default_int_handler:
             return  # a user handler (or SIG_IGN / SIG_DFL): launches run to their end
-        from xmux.runtime import pool
-
-        ours = pool.sigint_handler_address()
+        ours = handler_address()
         old = _current()
         if old is None or old.handler in (None, 0, 1):  # SIG_DFL / SIG_IGN at the C level
             return
@@ -146,6 +148,7 @@ def arm() -> None:
             new.handler = ours
             if _sigaction(signal.SIGINT, ctypes.byref(new), None) != 0:
                 return
+        _ours = ours
         _armed = True
 
 
@@ -154,10 +157,8 @@ def disarm() -> None:
     global _armed, _seen
     with _lock:
         if _saved is not None and _sigaction is not None:
-            from xmux.runtime import pool
-
             now = _current()
-            if now is not None and now.handler == pool.sigint_handler_address(create=False):
+            if now is not None and _ours is not None and now.handler == _ours:
                 _sigaction(signal.SIGINT, ctypes.byref(_saved), None)
         _armed = False
         _seen = None

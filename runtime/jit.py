@@ -31,7 +31,6 @@ import ctypes.util
 import hashlib
 import json
 import os
-import tempfile
 import threading
 import warnings
 from collections import Counter
@@ -43,8 +42,8 @@ from typing import TypeVar
 import llvmlite
 import llvmlite.binding as llvm
 
-from xmux.errors import XmuxError
-from xmux.runtime import compile_server, env
+from xmux.abi.errors import XmuxError
+from xmux.runtime import compile_server, disk_cache, env
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -149,6 +148,21 @@ class _Target:
             cpu=self.cpu, features=features or self.features, opt=3, jit=True
         )
 
+    def description(self) -> TargetDescription:
+        """This machine (or ``XMUX_CPU``'s model) as the IR's target attribute describes it."""
+        bits, registers = _vector_unit(self.triple, self.features, self._probe_vector_bits)
+        return TargetDescription(self.triple, self.cpu, self.features, bits, registers)
+
+    def _probe_vector_bits(self) -> int:
+        """The widest register LLVM uses for a model named without features (``XMUX_CPU``):
+        read off the assembly of a 512-bit vector add, as LLVM lowers it for that model."""
+        probe = (
+            "define <16 x float> @f(<16 x float> %a, <16 x float> %b) {\n"
+            "  %c = fadd <16 x float> %a, %b\n  ret <16 x float> %c\n}\n"
+        )
+        asm = self.machine.emit_assembly(llvm.parse_assembly(probe))
+        return 512 if "zmm" in asm else 256 if "ymm" in asm else 128
+
     @property
     def wide_vectors(self) -> bool:
         """Whether the host has 512-bit vectors that LLVM uses by default (AVX-512 without the
@@ -195,6 +209,35 @@ def _load_system_libraries() -> None:
 
         with ffi.OutputString() as err:
             ffi.lib.LLVMPY_LoadLibraryPermanently(None, err)
+
+
+@dataclass(frozen=True)
+class TargetDescription:
+    """The parameters of a ``#xmux.target`` (``dialects/target.py``), without xDSL."""
+
+    triple: str
+    chip: str
+    features: str
+    vector_bits: int
+    vector_registers: int
+
+
+def _vector_unit(triple: str, features: str, probe: Callable[[], int]) -> tuple[int, int]:
+    """(widest vector register in bits, how many) of a CPU: from its feature string, else
+    (a model named without features) from ``probe``."""
+    arch = triple.split("-")[0]
+    if arch in ("x86_64", "i386", "i686"):
+        have = {f[1:] for f in features.split(",") if f.startswith("+")}
+        bits = (512 if "avx512f" in have else 256 if "avx" in have else 128) if have else probe()
+        return bits, 32 if bits == 512 else 16
+    if arch in ("aarch64", "arm64"):
+        return 128, 32  # NEON; SVE's length is a run-time property
+    return 0, 0
+
+
+def host_target() -> TargetDescription:
+    """The target ``xmux.compile`` builds for: this host, or ``XMUX_CPU``'s model."""
+    return _target().description()
 
 
 def host_has_wide_vectors() -> bool:
@@ -391,7 +434,8 @@ def _contained(work: Callable[[Settings], T], what: str, size: int,
     the retry fails too."""
     try:
         if remote is not None:
-            served, value = compile_server.call(remote[0], (*remote[1], O3), _budget(size))
+            served, value = compile_server.call(remote[0], (*remote[1], O3), _budget(size),
+                                                warm_up="xmux.runtime.jit:_target")
             if served:
                 return value  # type: ignore[return-value]
         return run_forked(lambda: work(O3), _budget(size))
@@ -595,34 +639,32 @@ def _valid_record(record: object) -> bool:
 
 def _read_disk(cache_dir: Path, key: str) -> tuple[bytes, dict] | None:
     obj_path, rec_path = _paths(cache_dir, key)
-    try:
-        record = json.loads(rec_path.read_text())
-        obj = obj_path.read_bytes()
-    except (OSError, ValueError):
+    record = disk_cache.read_sealed(rec_path)
+    if record is None:
         return None
     if not _valid_record(record):
-        return None  # valid JSON of another shape: a miss, rewritten by this compile
+        disk_cache.damaged(rec_path, "not a record of this xmux")
+        return None
     if record.get("fingerprint") != target_fingerprint():
         return None
+    try:
+        obj = obj_path.read_bytes()
+    except OSError:
+        return None
     if hashlib.sha256(obj).hexdigest() != record.get("object_sha256"):
-        return None  # torn or corrupted write
+        disk_cache.damaged(obj_path, "checksum mismatch")
+        return None
     return obj, record
 
 
 def _write_disk(cache_dir: Path, key: str, obj: bytes, record: dict) -> None:
-    """Object first, record last, each by atomic rename: a reader never sees half a file."""
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        for path, data in zip(
-            _paths(cache_dir, key), (obj, json.dumps(record).encode()), strict=True
-        ):
-            fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
+    """Object first, record last (its seal covers the object's digest), each atomically: a
+    reader never sees half a file, nor a record without its object."""
+    obj_path, rec_path = _paths(cache_dir, key)
+    if disk_cache.write_atomic(obj_path, obj) and disk_cache.write_atomic(
+        rec_path, disk_cache.dumps_sealed(record)
+    ):
         cache_stats["disk_writes"] += 1
-    except OSError:
-        pass  # a read-only or full cache directory must not break compilation
 
 
 def _resolve_dir(cache_dir: Path | str | None, disk_cache: bool | None = None) -> Path | None:

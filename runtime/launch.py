@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xmux.dialects import kernel_layout as layout
-from xmux.dialects.kernel_layout import ArgInfo, KernelInfo
-from xmux.errors import LaunchError
+from xmux.abi import kernel_layout as layout
+from xmux.abi.errors import LaunchError
+from xmux.abi.kernel_layout import ArgInfo, KernelInfo
 from xmux.runtime import abi, env, interrupt, pool, tuning
 
 #: a thread's share of the work-groups is cut into halving slices down to 1/GUIDED_UNITS of it
@@ -462,7 +462,7 @@ def run_ndrange(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int)
     alone too, and later launches of that entry and range run the faster way (``_ways``).
     Ctrl-C stops the launch between work-groups (``runtime/interrupt.py``).
     """
-    interrupt.arm()
+    interrupt.arm(pool.sigint_handler_address)
     if _on_pool(nd, threads):
         address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
@@ -475,7 +475,7 @@ def prepared(entry: ctypes._CFuncPtr, packed: int, nd: NDRange, threads: int) ->
     """A call without arguments that does what ``run_ndrange(entry, packed, nd, threads)``
     does, with what depends on those arguments alone worked out once (a replayed launch,
     ``runtime/launcher.py``): on the calling thread, the call of ``entry`` itself."""
-    interrupt.arm()
+    interrupt.arm(pool.sigint_handler_address)
     if _on_pool(nd, threads):
         address = _address(entry)
         key = (address, nd.global_size, nd.global_offset, nd.local_size, threads)
@@ -539,7 +539,7 @@ def _run_on_pool(
 ) -> bool:
     cancel = _cancel_word()
     table, table_address = rows[cancel] if rows else _schedules(nd, threads, cancel)
-    return pool.get_pool(threads).run(address, packed, table, table_address)
+    return pool.get_pool(threads).run(address, packed, table, table_address, threads)
 
 
 _cancel_word = interrupt.cancel_word

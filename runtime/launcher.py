@@ -53,7 +53,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from xmux.dialects.kernel_layout import KernelInfo
+from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import abi, launch, tuning
 from xmux.runtime import spec_constants as _spec
 

@@ -16,18 +16,16 @@ when CuPy sees one, else ``sm_90`` (H100/H200).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from xmux.errors import XmuxError
-from xmux.runtime import jit
-from xmux.runtime import nvptx_abi as abi
+from xmux.abi import nvptx_abi as abi
+from xmux.abi.errors import XmuxError
+from xmux.runtime import disk_cache, jit
 
 _lock = threading.Lock()
 _memory: dict[str, PtxModule] = {}
@@ -122,37 +120,32 @@ def _key(parts: Sequence[str]) -> str:
 
 
 def _read(directory: Path, key: str) -> PtxModule | None:
+    record = disk_cache.read_sealed(directory / f"{key}.json")
+    if record is None:
+        return None
+    infos, arch = record.get("kernel_infos"), record.get("arch")
+    if not isinstance(infos, str) or not isinstance(arch, str):
+        disk_cache.damaged(directory / f"{key}.json", "not a record of this xmux")
+        return None
     try:
-        record = json.loads((directory / f"{key}.json").read_text())
         text = (directory / f"{key}.ptx").read_text()
     except (OSError, ValueError):
         return None
-    if not isinstance(record, dict) or record.get("sha256") != hashlib.sha256(
-        text.encode()
-    ).hexdigest():
-        return None
-    infos = record.get("kernel_infos")
-    arch = record.get("arch")
-    if not isinstance(infos, str) or not isinstance(arch, str):
+    if record.get("sha256") != hashlib.sha256(text.encode()).hexdigest():
+        disk_cache.damaged(directory / f"{key}.ptx", "checksum mismatch")
         return None
     return PtxModule(key, text, infos, arch, "disk")
 
 
 def _write(directory: Path, module: PtxModule) -> None:
+    """PTX first, then the record whose seal covers the PTX's digest (runtime/disk_cache.py)."""
     record = {
         "arch": module.arch,
         "kernel_infos": module.kernel_infos_json,
         "sha256": hashlib.sha256(module.ptx.encode()).hexdigest(),
     }
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for suffix, data in ((".ptx", module.ptx), (".json", json.dumps(record))):
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
-            with os.fdopen(fd, "w") as f:
-                f.write(data)
-            os.replace(tmp, directory / f"{module.key}{suffix}")
-    except OSError:
-        pass  # a read-only cache must not break compilation
+    if disk_cache.write_atomic(directory / f"{module.key}.ptx", module.ptx.encode()):
+        disk_cache.write_atomic(directory / f"{module.key}.json", disk_cache.dumps_sealed(record))
 
 
 def load_cached(cache_key: str, arch: str) -> PtxModule | None:

@@ -58,8 +58,8 @@ import time
 
 import numpy as np
 
-from xmux.dialects import kernel_layout as layout
-from xmux.errors import XmuxError
+from xmux.abi import kernel_layout as layout
+from xmux.abi.errors import XmuxError
 from xmux.runtime import interrupt
 
 __all__ = ["Pool", "get_pool", "shutdown"]
@@ -104,7 +104,8 @@ define internal i64 @now_ns() {{
   ret i64 %t
 }}
 
-; run slices of generation %gen as participant %id: its home range first, then the others'
+; run slices of generation %gen as participant %id: its home range first, then the others';
+; a participant beyond the launch's thread count (the pool is larger) takes no part
 define internal void @work(ptr %job, i64 %gen, i64 %id) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
@@ -113,7 +114,8 @@ entry:
   %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
   %nthp = getelementptr inbounds i64, ptr %job, i64 {_THREADS}
   %nth = load atomic i64, ptr %nthp monotonic, align 8
-  br label %range
+  %member = icmp ult i64 %id, %nth
+  br i1 %member, label %range, label %exit
 range:
   %j = phi i64 [ 0, %entry ], [ %j1, %next ]
   %more = icmp ult i64 %j, %nth
@@ -195,8 +197,10 @@ out:
   ret i64 %seen
 }}
 
-; announce a new generation of %num slices (the previous one must be complete)
-define void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num) {{
+; announce a new generation of %num slices for participants 0 .. %nth - 1 (the previous
+; generation must be complete)
+define void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
+                               i64 %nth) {{
 entry:
   %donep = getelementptr inbounds i64, ptr %job, i64 {_DONE}
   %nump = getelementptr inbounds i64, ptr %job, i64 {_NUM}
@@ -204,7 +208,7 @@ entry:
   %packedp = getelementptr inbounds i64, ptr %job, i64 {_PACKED}
   %schedsp = getelementptr inbounds i64, ptr %job, i64 {_SCHEDS}
   %nthp = getelementptr inbounds i64, ptr %job, i64 {_THREADS}
-  %nth = load atomic i64, ptr %nthp monotonic, align 8
+  store atomic i64 %nth, ptr %nthp monotonic, align 8
   %c = load atomic i64, ptr %job monotonic, align 8
   %g = lshr i64 %c, 32
   %g1 = add i64 %g, 1
@@ -254,13 +258,14 @@ define void @xmux_pool_release(ptr %job) {{
 
 ; a whole launch while no worker sleeps: acquire, publish, join, release in one call (each
 ; Python-side step costs microseconds after a kernel has streamed the caches); 0 = pool taken
-define i64 @xmux_pool_run(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num) {{
+define i64 @xmux_pool_run(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num, i64 %nth) {{
 entry:
   %got = call i64 @xmux_pool_acquire(ptr %job)
   %ok = icmp ne i64 %got, 0
   br i1 %ok, label %go, label %out
 go:
-  call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num)
+  call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
+                               i64 %nth)
   call void @xmux_pool_join(ptr %job, i64 %num)
   call void @xmux_pool_release(ptr %job)
   br label %out
@@ -315,13 +320,13 @@ class _Native:
         self.worker = ctypes.CFUNCTYPE(i64, ptr, i64, i64, i64)(
             self.module.address("xmux_pool_worker")
         )
-        self.publish = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr, i64)(
+        self.publish = ctypes.CFUNCTYPE(None, ptr, ptr, ptr, ptr, i64, i64)(
             self.module.address("xmux_pool_publish")
         )
         self.join = ctypes.CFUNCTYPE(None, ptr, i64)(self.module.address("xmux_pool_join"))
         self.acquire = ctypes.CFUNCTYPE(i64, ptr)(self.module.address("xmux_pool_acquire"))
         self.release = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_release"))
-        self.run = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64)(
+        self.run = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64, i64)(
             self.module.address("xmux_pool_run")
         )
 
@@ -418,7 +423,8 @@ def _block_sigint() -> bool:
 
 
 class Pool:
-    """``threads - 1`` spinning workers; the launching thread is participant 0."""
+    """``threads - 1`` spinning workers; the launching thread is participant 0. A launch may
+    take fewer participants (``run``'s ``threads``): the others sit it out."""
 
     def __init__(self, threads: int) -> None:
         self.native = _get_native()
@@ -430,7 +436,6 @@ class Pool:
         base = ctypes.addressof(self._buf)
         self.job = (base + 63) // 64 * 64
         self._slots = (ctypes.c_int64 * slots).from_address(self.job)
-        self._slots[_THREADS] = threads
         # the launcher's wait in join yields only where a worker may share its CPU
         self._slots[_YIELD] = int(self.spin == 0)
         self._cond = threading.Condition()
@@ -479,17 +484,22 @@ class Pool:
         except OSError:
             pass  # restricted environments: the scheduler places the threads
 
-    def run(self, entry: int, packed: int, scheds: np.ndarray, address: int | None = None) -> bool:
+    def run(self, entry: int, packed: int, scheds: np.ndarray, address: int | None = None,
+            threads: int | None = None) -> bool:
         """Run ``entry(packed, &scheds[i])`` for every row of ``scheds`` (at ``address``, its
-        data pointer, where the caller has it) on the pool; False (nothing run) when another
-        launch holds the pool."""
+        data pointer, where the caller has it) on ``threads`` of the pool's threads (default
+        all); False (nothing run) when another launch holds the pool."""
         n = len(scheds)
         if n > MAX_SLICES:
             raise ValueError(f"a launch has at most {MAX_SLICES} slices, got {n}")
+        nth = self.threads if threads is None else threads
+        if not 1 <= nth <= self.threads:
+            raise ValueError(f"a launch on a pool of {self.threads} threads takes 1 to "
+                             f"{self.threads} of them, got {nth}")
         rows = scheds.ctypes.data if address is None else address
         native = self.native
         if not self._sleeping:  # one native call (a worker falling asleep meanwhile: see docs)
-            return bool(native.run(self.job, entry, packed, rows, n))
+            return bool(native.run(self.job, entry, packed, rows, n, nth))
         if not native.acquire(self.job):
             return False
         # a KeyboardInterrupt between publish and join would return while the workers still
@@ -498,7 +508,7 @@ class Pool:
         # launch through runtime/interrupt.py as in the native path)
         masked = _block_sigint()
         try:
-            native.publish(self.job, entry, packed, rows, n)
+            native.publish(self.job, entry, packed, rows, n, nth)
             self._place()
             with self._cond:
                 self._cond.notify_all()
@@ -520,18 +530,24 @@ class Pool:
 
 
 _pools_lock = threading.Lock()
+#: the process's one pool (under key 0), grown to the most threads a launch asked for: a pool
+#: per thread count left every count's threads alive (th = 1..64: 2018 threads)
 _pools: dict[int, Pool] = {}
 
 
 def get_pool(threads: int) -> Pool:
-    """The process-wide pool of ``threads`` threads (the caller counts as one)."""
-    pool = _pools.get(threads)  # every launch asks: no lock once the pool exists
-    if pool is not None:
+    """The process-wide pool, with at least ``threads`` threads (the caller counts as one);
+    run a launch on ``threads`` of them with ``Pool.run(..., threads=threads)``."""
+    pool = _pools.get(0)  # every launch asks: no lock once the pool is large enough
+    if pool is not None and pool.threads >= threads:
         return pool
     with _pools_lock:
-        pool = _pools.get(threads)
-        if pool is None:
-            pool = _pools[threads] = Pool(threads)
+        pool = _pools.get(0)
+        if pool is None or pool.threads < threads:
+            old, pool = pool, Pool(threads)
+            _pools[0] = pool
+            if old is not None:
+                old.close()  # its workers leave; a launch still on it joins on its own thread
         return pool
 
 

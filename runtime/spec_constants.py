@@ -20,7 +20,7 @@ map per program, and before a launch either
   constant's offset) and passes its address as the kernel's trailing argument.
 
 Nothing here imports xDSL: a warm disk-cache hit must not pay for it. The code lives in
-``spec_types.py`` (the type model ``Scalar``, ``Struct``, ``Array``, ``Vector`` that
+``abi/spec_types.py`` (the type model ``Scalar``, ``Struct``, ``Array``, ``Vector`` that
 ``lower-spec-constants`` lays the buffer out with, mirroring LLVM's host data layout; values
 <-> bytes), ``spec_table.py`` (a program's table and its cache) and ``spec_state.py`` (values
 and specializations per launch); this module is their public face.
@@ -44,21 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from xmux.runtime.spec_state import LaunchTarget, SpecState
-from xmux.runtime.spec_table import (
-    KernelSpecUse,
-    SpecConstant,
-    SpecTable,
-    _tables,
-    aligned_buffer,
-    collect,
-    load_table,
-    prop_byte_array,
-    prop_text,
-    save_table,
-    value_set_key,
-)
-from xmux.runtime.spec_types import (
+from xmux.abi.spec_types import (
     BUFFER_ALIGNMENT,
     DEFAULT_VALUES_SET,
     GLOBAL_PREFIX,
@@ -91,6 +77,20 @@ from xmux.runtime.spec_types import (
     type_from_json,
     type_to_json,
     undef_members,
+)
+from xmux.runtime.spec_state import LaunchTarget, SpecState
+from xmux.runtime.spec_table import (
+    KernelSpecUse,
+    SpecConstant,
+    SpecTable,
+    _tables,
+    aligned_buffer,
+    collect,
+    load_table,
+    prop_byte_array,
+    prop_text,
+    save_table,
+    value_set_key,
 )
 
 __all__ = [
@@ -192,7 +192,7 @@ def launch_info(info: object) -> object:
     ``!llvm.ptr`` field of the packed struct has the size and alignment of a ``uint64``)."""
     import dataclasses
 
-    from xmux.dialects.kernel_layout import ArgInfo
+    from xmux.abi.kernel_layout import ArgInfo
 
     return dataclasses.replace(
         info,  # type: ignore[type-var]

@@ -8,9 +8,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from xmux.abi.spec_types import SpecConstantError, decode
 from xmux.runtime import forksafe
 from xmux.runtime.spec_table import KernelSpecUse, SpecTable, aligned_buffer, value_set_key
-from xmux.runtime.spec_types import SpecConstantError, decode
 
 # ---------------------------------------------------------------------------------------
 # A program's values and what a launch needs

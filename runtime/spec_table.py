@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from xmux.errors import XmuxError
-from xmux.runtime.spec_types import (
+from xmux.abi.errors import XmuxError
+from xmux.abi.spec_types import (
     BUFFER_ALIGNMENT,
     DEFAULT_VALUES_SET,
     GLOBAL_PREFIX,
@@ -35,6 +33,7 @@ from xmux.runtime.spec_types import (
     type_to_json,
     undef_members,
 )
+from xmux.runtime import disk_cache
 
 # ---------------------------------------------------------------------------------------
 # The program's table: property sets, default blob, kernels, template
@@ -363,24 +362,23 @@ def save_table(key: str, table: SpecTable, cache_dir: Path | str | None) -> None
     _tables[key] = table
     if cache_dir is None:
         return
-    path = _table_path(cache_dir, key)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w") as f:
-            f.write(table.to_json())
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache must not break compilation
+    disk_cache.write_atomic(
+        _table_path(cache_dir, key), disk_cache.dumps_sealed({"table": json.loads(table.to_json())})
+    )
 
 
 def load_table(key: str, cache_dir: Path | str | None) -> SpecTable | None:
     table = _tables.get(key)
     if table is not None or cache_dir is None:
         return table
+    path = _table_path(cache_dir, key)
+    record = disk_cache.read_sealed(path)
+    if record is None:
+        return None  # missing or damaged: recompile
     try:
-        table = SpecTable.from_json(_table_path(cache_dir, key).read_text())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
-        return None  # missing, torn, or JSON of another shape: recompile
+        table = SpecTable.from_json(json.dumps(record["table"]))
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+        disk_cache.damaged(path, "not a table of this xmux")
+        return None
     _tables[key] = table
     return table

@@ -499,7 +499,7 @@ def _decode(t: str, bits: list[int]) -> np.ndarray:
 
 def run(m: Module) -> list[tuple[Result, np.ndarray]]:
     """Compile and run the module's ``@main`` on ``m.cfg.target``; the decoded results."""
-    from xmux.runtime.runner import HostProgram
+    from xmux.runner import HostProgram
 
     gpu = m.cfg.target == "nvptx"
     prog = HostProgram(m.text(), name=f"<port {m.cfg}>",

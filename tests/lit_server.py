@@ -30,7 +30,7 @@ TOOLS = {"xmux-opt": "xmux.cli:opt_main", "xmux-run": "xmux.cli:run_main",
          "filecheck": "filecheck.main:main"}
 #: what a request may need besides the tools' modules, imported before the first fork (no
 #: LLVM target and no thread is set up here: those read the client's environment)
-WARM = ("xmux.runtime.runner", "xmux.runtime.interpreter.driver")
+WARM = ("xmux.runner", "xmux.runtime.interpreter.program")
 ENV = "XMUX_LIT_SERVER"  # the server's socket, set for the RUN lines by the lit configuration
 _LEN = 8
 _SERVER_STDIO: list = []

@@ -63,7 +63,7 @@ def _ordinals(size: int, ng: int) -> list[int]:
 
 
 def _run(tmp_path, capsys, target: str, text: str) -> list[int]:
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "static.mlir"
     path.write_text(text)
@@ -151,7 +151,7 @@ SUM = """module {
 def test_gang_static_with_worker_vector_reduction(tmp_path, capsys, target, nw, vl):
     """Chunks of 3 iterations dealt to 4 gangs, split over workers and lanes inside each
     chunk: every iteration runs once, the reduction is exact."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "sum.mlir"
     path.write_text(SUM.replace("NW", str(nw)).replace("VL", str(vl)))

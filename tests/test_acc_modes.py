@@ -531,7 +531,7 @@ MODE_TRANSITIONS = (t1, t2, t3, t4, t5, t6, t7, t8_9_10, t11, t12, t13, t14_15, 
 
 
 def run(m: Mod, target: str, capfd) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    from xmux.runtime.runner import HostProgram
+    from xmux.runner import HostProgram
 
     HostProgram(m.text(), oacc_target=target).run_main()
     out = capfd.readouterr().out

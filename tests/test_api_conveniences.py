@@ -54,4 +54,5 @@ def test_xmux_opt_help_lists_pass_options() -> None:
     text = pass_options_help()
     assert "work-item-loops{" in text and "vector-width=0" in text
     assert "lower-spec-constants{mode=native" in text
-    assert "convert-to-llvm{target=cpu}" in text
+    assert "convert-to-llvm{target=}" in text  # empty: the module's #xmux.target decides
+    assert "attach-target{triple=x86_64-unknown-linux-gnu" in text

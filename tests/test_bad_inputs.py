@@ -129,7 +129,7 @@ func.func @main() {
 def test_xmux_run_stops_printing_after_a_failed_launch(tmp_path, capsys):
     """@main went on and printed uninitialised data after a launch failed (local size 4
     against the required 8); now nothing more runs, and the error exits 1."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "fails.mlir"
     path.write_text(HOST_FAILS)
@@ -141,7 +141,7 @@ def test_xmux_run_stops_printing_after_a_failed_launch(tmp_path, capsys):
 
 def test_xmux_run_refuses_a_main_with_arguments(tmp_path, capsys):
     """@main(%n) was called with garbage and exited 0."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "args.mlir"
     path.write_text("func.func @main(%n: index) {\n  func.return\n}\n")
@@ -540,7 +540,7 @@ def test_xmux_run_runs_a_host_only_main_once(tmp_path, capsys):
     """A module whose @main uses no acc or mux op was taken for a kernel (transfer-kernel-
     metadata's public-function rule) and printed its memref once per work-item, millions of
     times; @main is the host entry point, run once, as mlir-runner runs it."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "host.mlir"
     path.write_text("""
@@ -586,3 +586,73 @@ def test_xmux_cpu_builds_for_the_named_model(monkeypatch):
     monkeypatch.setenv("XMUX_CPU", "znver3")
     target = jit._Target()
     assert (target.cpu, target.features, target.wide_vectors) == ("znver3", "", False)
+
+
+_MALFORMED = {
+    # xDSL's llvm parser indexes the struct type with the position as written
+    "extractvalue": """
+func.func @k(%s: !llvm.struct<(i32, f32)>) -> i32 {
+  %v = llvm.extractvalue %s[4294967296] : !llvm.struct<(i32, f32)>
+  func.return %v : i32
+}""",
+    # xDSL's memref.load verifier raises a bare Exception
+    "load": """
+func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %v = memref.load %a[] : memref<?xf32>
+  func.return
+}""",
+    # a VerifyException while the parser builds the attribute
+    "constant": """
+func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %c = arith.constant 9223372036854775807 : i32
+  func.return
+}""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MALFORMED))
+def test_malformed_input_is_an_xmux_error_with_its_place(name: str, tmp_path) -> None:
+    src = _MALFORMED[name]
+    with pytest.raises(xmux.XmuxError) as caught:
+        xmux.compile(src, cache=False)
+    text = str(caught.value)
+    assert "<source>" in text
+    if name != "load":
+        assert "<source>:3:" in text  # the line of the op at fault
+    else:
+        assert "'memref.load' does not verify" in text
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(src)
+    from xmux.cli import opt_main
+
+    assert opt_main([str(path)]) == 1
+
+
+def test_gpu_launch_with_a_size_beyond_i32() -> None:
+    """A legal index-typed grid size of 2^32 made gpu-launch-outlining fail with a ValueError
+    (its known-size hint is i32): now the kernel compiles, without the hint."""
+    src = """
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 4294967296 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %big, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  func.return
+}"""
+    prog = xmux.compile(src, cache=False)
+    assert list(prog.infos)
+
+
+def test_programs_and_kernels_say_why_they_cannot_be_pickled() -> None:
+    import copy
+    import pickle
+
+    prog = xmux.compile(VECADD, cache=False)
+    kern = prog.kernel("add1")
+    for obj, what in ((prog, "Program"), (kern, "kernel")):
+        for copier in (pickle.dumps, copy.deepcopy):
+            with pytest.raises(TypeError, match=rf"an xmux {what} cannot be pickled or "
+                               "deep-copied: it holds code compiled into this process"):
+                copier(obj)

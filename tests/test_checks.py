@@ -113,7 +113,7 @@ def test_checks_do_not_change_a_correct_barrier_kernel():
 
 
 def test_xmux_run_checks(tmp_path, capsys):
-    from xmux.runtime import runner
+    from xmux import runner
 
     path = tmp_path / "oob.mlir"
     path.write_text(

@@ -116,10 +116,10 @@ def test_an_abort_while_compiling_is_retried_in_a_forked_child(monkeypatch):
     _served_pid()
     real = cs.call
 
-    def aborting(path, args, budget_s):
+    def aborting(path, args, budget_s, **kwargs):
         if path == "xmux.runtime.jit:build_object":
-            return real("os:abort", (), None)
-        return real(path, args, budget_s)
+            return real("os:abort", (), None, **kwargs)
+        return real(path, args, budget_s, **kwargs)
 
     monkeypatch.setattr(cs, "call", aborting)
     with pytest.warns(RuntimeWarning, match=r"LLVM aborted \(SIGABRT\).*compiled again with "

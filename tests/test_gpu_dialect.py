@@ -146,7 +146,7 @@ def test_all_reduce_general_region_folds_in_linear_order(local):
 
 
 def test_printf_formats_as_c_printf():
-    from xmux.runtime.gpu_printf import format_c
+    from xmux.abi.printf_format import format_c
 
     assert format_c("%lld|%5.2f|%x|%u|%c|%%", [-3, 2.5, 255, 7, 65]) == "-3| 2.50|ff|7|A|%"
 

@@ -32,8 +32,8 @@ from xmux.interpret import (
     OutOfBoundsError,
     UndefinedBehaviorError,
     UninitializedReadError,
+    read_module,
 )
-from xmux.runtime.interpreter import driver
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ADDRESS = re.compile(r"base@ = 0x[0-9a-f]+")
@@ -49,7 +49,7 @@ SLOW = {"matmul", "matmul_tiled"}
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.mlir")))
 def test_example_interpreted_prints_what_compiled_prints(name, capfd):
-    from xmux.runtime.runner import HostProgram
+    from xmux.runner import HostProgram
 
     path = EXAMPLES / f"{name}.mlir"
     HostProgram(path.read_text(), str(path)).run_main()
@@ -124,7 +124,7 @@ def _collectives_module(scope: str) -> str:
 @pytest.mark.parametrize("dtype", list(KINDS))
 def test_work_group_reduce_and_scans(dtype):
     src = _collectives_module("work_group")
-    module = driver.read_module(src)
+    module = read_module(src)
     kinds = KINDS[dtype]
     for gsize, lsize in [((10,), (4,)), ((6, 4, 2), (3, 2, 2))]:
         n = int(np.prod(gsize))
@@ -196,7 +196,7 @@ def test_collectives_in_a_loop_and_a_helper_against_compiled():
 @pytest.mark.parametrize("n", [4, 8])
 def test_sub_groups(n):
     """N = 4 through the option, N = 8 through ``mux.reqd_sub_group_size``."""
-    module = driver.read_module(sg_source(None if n == 4 else n))
+    module = read_module(sg_source(None if n == 4 else n))
     opt = {"sub_group_size": 4} if n == 4 else {}
     for gsize, lsize in [((26,), (13,)), ((4, 3, 2), (2, 3, 2))]:
         total = int(np.prod(gsize))

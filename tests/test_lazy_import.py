@@ -1,4 +1,4 @@
-"""xmux/lazy_import.py: a module named by ``lazy_module`` is imported at its first attribute
+"""abi/lazy_import.py: a module named by ``lazy_module`` is imported at its first attribute
 read, once, also when threads read it at the same time."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import textwrap
 
-from xmux.lazy_import import has_dialect_ops, lazy_module
+from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 
 
 def _run(code: str) -> str:
@@ -20,7 +20,7 @@ def _run(code: str) -> str:
 def test_the_module_is_imported_at_the_first_attribute_read():
     out = _run("""
         import sys
-        from xmux.lazy_import import lazy_module
+        from xmux.abi.lazy_import import lazy_module
         m = lazy_module("xdsl.dialects.acc")
         print("xdsl.dialects.acc" in sys.modules, repr(m))
         op = m.ParallelOp
@@ -34,7 +34,7 @@ def test_the_module_is_imported_at_the_first_attribute_read():
 def test_threads_reading_at_once_see_the_whole_module():
     out = _run("""
         import threading
-        from xmux.lazy_import import lazy_module
+        from xmux.abi.lazy_import import lazy_module
         m = lazy_module("xmux.dialects.oacc")
         seen, start = [], threading.Barrier(8)
         def read():

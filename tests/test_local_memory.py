@@ -252,7 +252,7 @@ func.func private @printMemrefF32(memref<*xf32>)
 
 def test_local_argument_from_host_code(capfd):
     """xmux-run: host code passes a memref in memory space 3; only its shape counts."""
-    from xmux.runtime.runner import HostProgram
+    from xmux.runner import HostProgram
 
     HostProgram(TREE + HOST_MAIN).run_main()
     out = capfd.readouterr().out
@@ -286,3 +286,43 @@ def test_local_global_in_a_barrier_free_cfg_body():
     out = np.zeros(10, np.int32)
     xmux.compile(CFG_LOCAL, cache=False).kernel("k")(out, global_size=(10,), local_size=(4,))
     np.testing.assert_array_equal(out, 3 * (np.arange(10) % 4))
+
+
+OVERFLOW = """
+"memref.global"() <{sym_name = "tile", sym_visibility = "private", type = memref<16xf32, 3>,
+                    initial_value}> : () -> ()
+func.func @k(%out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %lid = mux.get_local_id 0 : index
+  %gid = mux.get_global_id 0 : index
+  %c2 = arith.constant 2 : index
+  %t = memref.get_global @tile : memref<16xf32, 3>
+  %i = arith.addi %lid, %c2 : index
+  %f = arith.constant 1.0 : f32
+  memref.store %f, %t[%i] : memref<16xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %v = memref.load %t[%lid] : memref<16xf32, 3>
+  memref.store %v, %out[%gid] : memref<?xf32>
+  func.return
+}
+"""
+
+
+def test_a_local_overflow_cannot_wedge_the_runtime() -> None:
+    """tile[lid + 2] of a 16-element tile, without checks: undefined, but the local-size
+    variant of the second launch spun forever (the overflow hit the work-item loops' state on
+    the worker's stack). With guard space around local memory every launch returns."""
+    import subprocess
+    import sys
+
+    code = f"""
+import numpy as np, xmux
+k = xmux.compile({OVERFLOW!r}, cache=False)["k"]
+out = np.zeros(64, np.float32)
+for _ in range(4):
+    k(out, global_size=(64,), local_size=(16,))
+print("ok", out[2:16].tolist() == [1.0] * 14)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok", "True"]

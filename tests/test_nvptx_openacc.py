@@ -1,4 +1,4 @@
-"""OpenACC on the GPU: ``expand-oacc-reductions{target=ptx}`` (GCC's PTX design: vector lanes
+"""OpenACC on the GPU: ``expand-oacc-reductions{expansion=ptx}`` (GCC's PTX design: vector lanes
 reduce with warp shuffles, workers through shared memory and the join barrier, gangs with one
 device-scope atomic or the gang lock).
 

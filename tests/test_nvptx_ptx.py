@@ -130,7 +130,7 @@ def test_remainders_are_launched_with_their_own_blocks() -> None:
 
 
 def test_the_launch_record_follows_the_abi() -> None:
-    from xmux.runtime import nvptx_abi as abi
+    from xmux.abi import nvptx_abi as abi
 
     nd = NDRange("k", (1000, 10), (256, 4), (5, 7), None)
     record = [int(v) for v in cuda.launch_record(nd, (3, 2, 0))]

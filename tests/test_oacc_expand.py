@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import oacc_kernels as ok  # noqa: E402
 
 from xmux.errors import XmuxError  # noqa: E402
-from xmux.runtime.runner import HostProgram  # noqa: E402
+from xmux.runner import HostProgram  # noqa: E402
 
 TYPES = list(ok.TYPES)
 

@@ -726,7 +726,7 @@ def _decode(tname: str, bits: list[int]):
 
 
 def run(prog: Program, target: str, capfd) -> list[tuple[Slot, np.ndarray]]:
-    from xmux.runtime.runner import HostProgram
+    from xmux.runner import HostProgram
 
     HostProgram(prog.text(), oacc_target=target).run_main()
     out = capfd.readouterr().out
@@ -850,7 +850,7 @@ def test_max_min_reductions_follow_the_recipe_combiner(tmp_path, capsys, target,
                                                        ident, name, want):
     """Upstream's operator enum has one max and one min; an arith.maxui / minui combiner makes
     the reduction unsigned (it reduced signed: {0, 3000000000u} gave 0)."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     src = (UNSIGNED_REDUCTION.replace("OPK", opk).replace("KIND", name).replace("COMB", comb)
            .replace("IDENT", ident).replace("START", ident).replace("VL", str(vl)))
@@ -883,7 +883,7 @@ def _logical_reduction(pred: str, opk: str, start: int, vl: int) -> str:
 def test_eqv_and_neqv_reductions(tmp_path, capsys, target, vl, opk, pred, start):
     """.eqv. / .neqv. reductions (they were rejected): the logical equivalence / difference of
     the initial value and every element, non-zero being true, the result 0 or 1."""
-    from xmux.runtime import runner
+    from xmux import runner
 
     values = [0, -1294967296, 7, 1, -5, 2000000000]
     want = bool(start)

@@ -75,8 +75,9 @@ _RECIPE = ROOT / "tests/filecheck/convert_acc_to_oacc/recipe_terminator.mlir"
 
 
 def test_acc_compat_applies_when_acc_is_loaded() -> None:
-    # acc_compat is imported with the acc dialect, not at start-up: a context of the API and
-    # plain xdsl-opt (the plugin) both accept upstream's acc.terminator in recipes
+    # the acc patches (dialects/xdsl_compat.py) come with the acc dialect, not at start-up: a
+    # context of the API and plain xdsl-opt (the plugin) both accept upstream's acc.terminator
+    # in recipes
     from xdsl.parser import Parser
 
     from xmux.registry import make_context

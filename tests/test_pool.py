@@ -157,14 +157,14 @@ def test_home_ranges_and_stealing(monkeypatch) -> None:
         assert p._sleeping == 2
         n = 10
         gen = p._generation() + 1
-        p.native.publish(p.job, _RECORD, 7, _rows(n).ctypes.data, n)
+        p.native.publish(p.job, _RECORD, 7, _rows(n).ctypes.data, n, 3)
         words = [p._slots[pool._CLAIMS + 8 * t] for t in range(3)]
         assert [(w >> 32, (w >> 16) & 0xFFFF, w & 0xFFFF) for w in words] == [
             (gen, 0, 3), (gen, 3, 6), (gen, 6, 10)
         ]
         _calls.clear()
         rows = _rows(n)  # kept alive while the slices run
-        p.native.publish(p.job, _RECORD, 7, rows.ctypes.data, n)
+        p.native.publish(p.job, _RECORD, 7, rows.ctypes.data, n, 3)
         p.native.join(p.job, n)  # no notify: the workers sleep on
         assert sorted(s for s, _ in _calls) == [7000 + i for i in range(n)]
         assert {t for _, t in _calls} == {threading.get_ident()}
@@ -299,3 +299,56 @@ print("ran", bool((c == 2 * a).all()))
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.split() == ["prepared", "True", "ran", "True"], r.stdout
     assert r.stderr == "", r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("spin_us", ["0", "200"])
+def test_a_launch_takes_only_the_threads_it_asks_for(monkeypatch, spin_us: str) -> None:
+    """A pool larger than a launch's thread count: only participants 0 .. threads - 1 run its
+    slices (the others sit it out), and every slice still runs once."""
+    monkeypatch.setenv("XMUX_SPIN_US", spin_us)
+    p = pool.Pool(4)
+    slow = ctypes.cast(_record_slowly, ctypes.c_void_p).value
+    try:
+        for threads in (1, 2, 3, 4, 2, 1):
+            seen: set[int] = set()
+            for _ in range(5):
+                _calls.clear()
+                assert p.run(slow, 0, _rows(16), threads=threads)
+                assert sorted(s for s, _ in _calls) == list(range(16))
+                seen.update(t for _, t in _calls)
+            assert len(seen) <= threads, (threads, len(seen))
+            if threads == 1:
+                assert seen == {threading.get_ident()}
+        with pytest.raises(ValueError, match="takes 1 to 4"):
+            p.run(slow, 0, _rows(4), threads=5)
+    finally:
+        p.close()
+
+
+def test_one_pool_for_every_thread_count() -> None:
+    """threads= from 1 to 24 on one kernel: one pool grown to the largest count, not a pool
+    (and its threads) per count; each launch is right."""
+    code = """
+import threading, numpy as np, xmux
+k = xmux.compile('''
+func.func @one(%a: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %c1 = arith.constant 1 : i32
+  %v = memref.load %a[%i] : memref<?xi32>
+  %w = arith.addi %v, %c1 : i32
+  memref.store %w, %a[%i] : memref<?xi32>
+  func.return
+}''', cache=False)["one"]
+base = threading.active_count()
+a = np.zeros(4096, np.int32)
+for th in list(range(1, 25)) + list(range(24, 0, -3)):
+    k(a, global_size=(a.size,), local_size=(16,), threads=th)
+n = len(list(range(1, 25)) + list(range(24, 0, -3)))
+assert (a == n).all(), a
+workers = [t for t in threading.enumerate() if t.name.startswith("xmux-")]
+print(len(workers))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env={**__import__("os").environ, "XMUX_SPIN_US": "0"})
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.split()[-1]) <= 23

@@ -19,8 +19,8 @@ import pytest
 
 from xmux.api import compile_to_llvm_ir, parse
 from xmux.errors import XmuxError
+from xmux.runner import HostProgram
 from xmux.runtime import contained, jit
-from xmux.runtime.runner import HostProgram
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "examples").glob("*.mlir")) + sorted(

@@ -213,8 +213,17 @@ def test_local_struct_layout_matches_llvm() -> None:
     assert not [op for op in m.walk() if isinstance(op, (memref.GlobalOp, memref.GetGlobalOp))]
     k = next(iter(m.ops))
     alloca = next(op for op in k.walk() if isinstance(op, llvm.AllocaOp))
-    offsets, size = _llvm_layout(alloca.elem_type)
+    struct_gep = next(
+        op for op in k.walk()
+        if isinstance(op, llvm.GEPOp) and isinstance(op.elem_type, llvm.LLVMStructType)
+    )
+    offsets, size = _llvm_layout(struct_gep.elem_type)
     assert alloca.alignment.value.data == 128
+    # the struct sits between two guards (replace_local_module_scope_variables.guard_bytes)
+    from xmux.transforms.replace_local_module_scope_variables import guard_bytes
+
+    usage = size + (-size % 128)
+    assert alloca.elem_type.size.data == usage + 2 * guard_bytes(usage, 128)
     assert attrs.get_local_mem_usage(k) == size + (-size % 128)
     views = {
         op.results[0].name_hint: op

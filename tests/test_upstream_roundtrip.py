@@ -76,7 +76,7 @@ def _for_upstream(module: ModuleOp, source: str) -> tuple[str, bool]:
 
 
 def _run(path: Path, capfd: pytest.CaptureFixture[str]) -> str:
-    from xmux.runtime.runner import main
+    from xmux.runner import main
 
     capfd.readouterr()
     rc = main([str(path)])
@@ -116,7 +116,7 @@ def test_mlir_opt_19_output_of_gpu_example_runs(path: Path, tmp_path: Path, capf
 
 
 KERNEL_PASSES = ("gpu-launch-outlining,convert-gpu-to-mux,convert-acc-to-oacc,"
-                 "lower-sub-group-collectives,transfer-kernel-metadata,lower-spec-constants,expand-oacc-reductions{target=cpu},"
+                 "lower-sub-group-collectives,transfer-kernel-metadata,lower-spec-constants,expand-oacc-reductions{expansion=cpu},"
                  "convert-mux-launch,prepare-barriers,lower-work-group-collectives,"
                  "work-item-loops,replace-local-module-scope-variables,define-mux-builtins")
 

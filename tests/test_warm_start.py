@@ -1,7 +1,7 @@
 """What a fresh process imports: a compile answered from the disk cache, and its launch, none of
 xDSL's IR, dialects, parser or passes (about 250 ms of a fresh process: bench/RESULTS.md's warm
 text→result row); a cold compile of a plain kernel none of the front doors it does not use
-(OpenACC, upstream gpu: ~85 ms, xmux/lazy_import.py)."""
+(OpenACC, upstream gpu: ~85 ms, abi/lazy_import.py)."""
 
 from __future__ import annotations
 

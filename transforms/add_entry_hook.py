@@ -95,10 +95,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import attrs
-from xmux.errors import XmuxError
-from xmux.lowering import llvmx
-from xmux.lowering.to_llvm.memref_atomics import ORDERING, SLICE_PRIVATE
+from xmux.abi.errors import XmuxError
+from xmux.dialects import attrs, llvmx
+from xmux.dialects.memref_atomic import ORDERING, SLICE_PRIVATE
 from xmux.transforms.add_kernel_wrapper import (
     PTR,
     WRAPPER_SUFFIX,

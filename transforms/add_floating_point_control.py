@@ -54,8 +54,8 @@ from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs
-from xmux.errors import XmuxError
 
 ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
 

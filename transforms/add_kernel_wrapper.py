@@ -72,9 +72,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import attrs
-from xmux.errors import NotSupportedError, XmuxError
-from xmux.lowering.to_llvm import types as lowering_types
+from xmux.abi.errors import NotSupportedError, XmuxError
+from xmux.dialects import attrs, llvmx
 
 WRAPPER_SUFFIX = ".mux-kernel-wrapper"
 PTR = llvm.LLVMPointerType()
@@ -88,7 +87,7 @@ NUM_SCHEDULING_PARAMS = 3
 
 def descriptor_type(memref_type: MemRefType) -> llvm.LLVMStructType:
     """MLIR's ranked memref descriptor: (allocated, aligned, offset, sizes[R], strides[R])."""
-    return lowering_types.descriptor_type(memref_type.get_num_dims())
+    return llvmx.descriptor_type(memref_type.get_num_dims())
 
 
 def _is_storable_scalar(t: Attribute) -> bool:
@@ -126,7 +125,8 @@ def kernel_arg_types(fn: func.FuncOp) -> tuple[Attribute, ...]:
 
 
 def copy_kernel_attrs(dst: Operation, src: Operation) -> None:
-    """Copy the launch-relevant kernel attributes (sizes, order, local memory)."""
+    """Copy the launch-relevant kernel attributes (sizes, order, local memory, the launch
+    facts of ``attrs.copy_launch_facts``)."""
     attrs.set_reqd_work_group_size(dst, attrs.get_reqd_work_group_size(src))
     attrs.set_max_work_dim(dst, attrs.get_max_work_dim(src))
     if attrs.WORK_ITEM_ORDER in src.attributes:
@@ -134,6 +134,7 @@ def copy_kernel_attrs(dst: Operation, src: Operation) -> None:
     if attrs.LOCAL_MEM_USAGE in src.attributes:
         attrs.set_local_mem_usage(dst, attrs.get_local_mem_usage(src))
     attrs.set_reqd_sub_group_size(dst, attrs.get_reqd_sub_group_size(src))
+    attrs.copy_launch_facts(dst, src)
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 The NVPTX form of add-kernel-wrapper. For every entry point ``@k(args..., %launch)``
 (after define-mux-builtins-nvptx) the kernel becomes ``@"k.mux-kernel"`` (a ``sub_kernel``)
-and a new ``@k`` takes the flattened parameters of ``runtime/nvptx_abi.py``, rebuilds each
+and a new ``@k`` takes the flattened parameters of ``abi/nvptx_abi.py``, rebuilds each
 memref descriptor and the launch record from them and calls it. ``@k`` carries upstream's
 ``nvvm.kernel`` marker (emitted as a ``ptx_kernel`` function), ``mux.kernel =
 "entry_point"``, ``mux.base_name = "k"`` and ``mux.orig_fn = @"k.mux-kernel"``.
@@ -62,10 +62,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi import nvptx_abi as abi
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs
-from xmux.errors import XmuxError
-from xmux.lowering.emit import NVVM_KERNEL
-from xmux.runtime import nvptx_abi as abi
+from xmux.dialects.llvmx import NVVM_KERNEL
 from xmux.transforms.add_kernel_wrapper import copy_kernel_attrs, descriptor_type
 from xmux.transforms.define_mux_builtins_nvptx import LAUNCH_TYPE
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
@@ -115,7 +115,7 @@ def _shared_base(emit: _Emitter, module: ModuleOp) -> SSAValue:
                 alignment=abi.LOCAL_ARG_ALIGN,
             )
         )
-    from xmux.lowering import llvmx
+    from xmux.dialects import llvmx
 
     shared = emit(llvm.AddressOfOp(abi.DYNAMIC_SHARED, SHARED_PTR))
     return emit(llvmx.AddrSpaceCastOp(shared, PTR))

@@ -136,7 +136,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from xmux.lazy_import import has_dialect_ops, lazy_module
+from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 
 # imported only for modules with acc ops (xDSL's acc dialect alone is ~50 ms of start-up)
 acc = lazy_module("xdsl.dialects.acc")

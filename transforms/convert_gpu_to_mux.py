@@ -96,14 +96,14 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError
+from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError
-from xmux.lazy_import import has_dialect_ops, lazy_module
 
 if TYPE_CHECKING:
     from xmux.dialects.gpu import AllReduceOperation as K
 
-# imported only for modules with gpu ops (xmux/lazy_import.py)
+# imported only for modules with gpu ops (abi/lazy_import.py)
 gpu = lazy_module("xmux.dialects.gpu")
 gpu_host = lazy_module("xmux.dialects.gpu_host")
 
@@ -553,10 +553,10 @@ def _printf(op: gpu.PrintfOp) -> None:
     count, 8 x 64-bit argument)."""
     from xdsl.dialects.builtin import Float64Type, i1, i64
 
-    from xmux.runtime import gpu_printf
+    from xmux.abi import printf_format
 
-    if len(op.args) > gpu_printf.MAX_ARGS:
-        raise NotSupportedError(f"'gpu.printf'{_where(op)}: more than {gpu_printf.MAX_ARGS} "
+    if len(op.args) > printf_format.MAX_ARGS:
+        raise NotSupportedError(f"'gpu.printf'{_where(op)}: more than {printf_format.MAX_ARGS} "
                                 "arguments")
     ops: list[Operation] = []
     words: list[SSAValue] = []
@@ -581,7 +581,7 @@ def _printf(op: gpu.PrintfOp) -> None:
         if c is not None:
             ops.append(c)
         words.append(c.results[0] if c is not None else a)
-    fid = gpu_printf.register_format(op.format.data, kinds)
+    fid = printf_format.register_format(op.format.data, kinds)
     top = op.parent_op()
     while top is not None and not isinstance(top, ModuleOp):
         top = top.parent_op()
@@ -596,13 +596,13 @@ def _printf(op: gpu.PrintfOp) -> None:
     zero = arith.ConstantOp(IntegerAttr(0, i64))
     ops += [*head, zero]
     args = [head[0].result, ptr64.result, head[4].result, *words,
-            *([zero.result] * (gpu_printf.MAX_ARGS - len(words)))]
+            *([zero.result] * (printf_format.MAX_ARGS - len(words)))]
     ops.append(func.CallOp(_PRINTF, args, []))
     Rewriter.insert_op(ops, InsertPoint.before(op))
     Rewriter.erase_op(op)
     if not any(isinstance(o, func.FuncOp) and o.sym_name.data == _PRINTF
                for o in top.body.block.ops):
-        decl = func.FuncOp.external(_PRINTF, [i64] * (3 + gpu_printf.MAX_ARGS), [])
+        decl = func.FuncOp.external(_PRINTF, [i64] * (3 + printf_format.MAX_ARGS), [])
         top.body.block.add_op(decl)
 
 

@@ -64,9 +64,9 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
+from xmux.abi.spec_types import GLOBAL_PREFIX
 from xmux.dialects import attrs, spec
-from xmux.errors import XmuxError
-from xmux.runtime.spec_constants import GLOBAL_PREFIX
 
 PTR = llvm.LLVMPointerType()
 

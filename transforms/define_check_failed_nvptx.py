@@ -48,8 +48,8 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from xmux.lowering import llvmx
-from xmux.runtime import nvptx_abi as abi
+from xmux.abi import nvptx_abi as abi
+from xmux.dialects import llvmx
 from xmux.transforms.add_kernel_wrapper import PTR
 from xmux.transforms.insert_bounds_checks import CHECK_FN
 

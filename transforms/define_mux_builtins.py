@@ -92,8 +92,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError, XmuxError
 from xmux.transforms.lower_sub_group_collectives import (
     SUB_GROUP_QUERIES,
     function_sub_group_sizes,
@@ -448,7 +448,7 @@ _GROUP_SCOPES = (
 def expand_mem_barrier(op: mux.MemBarrierOp) -> None:
     """A fence; single-thread scope when only invocations of one work-group observe it
     (a work-group runs on one thread)."""
-    from xmux.lowering import llvmx  # lazily: only kernels with fences need it
+    from xmux.dialects import llvmx  # lazily: only kernels with fences need it
 
     ordering = mux.llvm_ordering(op.semantics_value())
     if ordering is None:

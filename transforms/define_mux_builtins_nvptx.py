@@ -2,7 +2,7 @@
 
 The NVPTX form of define-mux-builtins (the BIMuxInfo of a GPU target): the hardware runs the
 work-items, one thread each, so there are no work-item loops; the queries read NVVM's special
-registers and the launch record (``runtime/nvptx_abi.py``), barriers are ``bar.sync``.
+registers and the launch record (``abi/nvptx_abi.py``), barriers are ``bar.sync``.
 
 * launch record: every function that uses a work-item query, calls (transitively) one that
   does, or is an entry point gets a trailing ``%launch: !llvm.array<16 x i64>`` argument
@@ -77,9 +77,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi import nvptx_abi as abi
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError
-from xmux.runtime import nvptx_abi as abi
 from xmux.transforms.define_mux_builtins import (
     SCHED,
     WG,
@@ -210,7 +210,7 @@ _WIDER_THAN_GROUP = (
 
 
 def fence_ops(scope: int, semantics: int) -> list[Operation]:
-    from xmux.lowering import llvmx
+    from xmux.dialects import llvmx
 
     ordering = mux.llvm_ordering(semantics)
     if ordering is None:
@@ -284,7 +284,7 @@ def retarget_scopes(module: ModuleOp) -> None:
     scope (a work-group ran on one thread there: OpenACC's worker lock, ...) synchronise
     the threads of a CTA here: ``block`` scope (NVPTX has no acquire/release fence at
     ``singlethread``)."""
-    from xmux.lowering import llvmx
+    from xmux.dialects import llvmx
 
     for op in module.walk():
         if isinstance(op, llvmx.FenceOp | llvmx.AtomicRMWOp | llvmx.AtomicCmpXchgOp):

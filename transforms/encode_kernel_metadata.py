@@ -41,8 +41,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs
-from xmux.errors import XmuxError
 
 
 @dataclass(frozen=True)

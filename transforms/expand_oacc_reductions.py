@@ -1,13 +1,14 @@
-"""expand-oacc-reductions{target=host|cpu|ptx}: GCC's OpenACC builtins → plain SIMT code.
+"""expand-oacc-reductions{expansion=host|cpu|ptx}: GCC's OpenACC builtins → plain SIMT code.
 
 The oacc-xform analogue of ``reference/openacc-reductions-gcc.txt``: expands the ``oacc``
 builtins that ``convert-acc-to-oacc`` placed in OpenACC kernels (``func.func`` with
-``oacc.dims``). ``target=host`` is the reference's default (host) expansion: every kernel runs
-as a single thread. ``target=cpu`` (default) runs gangs as work-groups on the thread pool and
-workers / vector lanes as work-items (level → NDRange dimension from ``oacc.level_dims``:
-gang = group dimension 0, worker = local dimension 1, vector = local dimension 0).
-``target=ptx`` (``pipelines.nvptx()``) maps the levels the same way onto an NVIDIA GPU, where
-the threads of a work-group (CTA) run concurrently: the reference's PTX design.
+``oacc.dims``). The ``expansion`` option picks where the levels run (without it, the module's
+target decides: ``ptx`` on an NVPTX target, else ``cpu``). ``expansion=host`` is the
+reference's default (host) expansion: every kernel runs as a single thread. ``expansion=cpu``
+runs gangs as work-groups on the thread pool and workers / vector lanes as work-items (level →
+NDRange dimension from ``oacc.level_dims``: gang = group dimension 0, worker = local dimension
+1, vector = local dimension 0). ``expansion=ptx`` maps the levels the same way onto an NVIDIA
+GPU, where the threads of a work-group (CTA) run concurrently: the reference's PTX design.
 
 **host** — ``mux.launch`` of every OpenACC kernel: global = local = 1 in every dimension;
 ``mux.reqd_work_group_size`` = (1, 1, 1); ``oacc.dim_pos`` → 0, ``oacc.dim_size`` → 1;
@@ -93,7 +94,7 @@ Before (gang reduction into a copy object)::
     oacc.join gang
     %a4 = oacc.reduction_teardown gang add %a3 res(%r : memref<f32>) lid 0 rid 0 : f32
 
-After, target=cpu (f32 add has an atomic: no lock)::
+After, expansion=cpu (f32 add has an atomic: no lock)::
 
     %a2 = arith.constant 0.000000e+00 : f32
     %s = ...
@@ -107,7 +108,7 @@ After, target=cpu (f32 add has an atomic: no lock)::
       %6 = llvm.atomicrmw fadd %5, %s acq_rel : !llvm.ptr, f32
     }
 
-After, target=ptx: the same with ``llvm.atomicrmw fadd %5, %s syncscope("device")
+After, expansion=ptx: the same with ``llvm.atomicrmw fadd %5, %s syncscope("device")
 monotonic``; a vector fini at vector_length(32)::
 
     %b = arith.bitcast %v : f32 to i32
@@ -115,7 +116,7 @@ monotonic``; a vector fini at vector_length(32)::
          : (i32, i32, i32, i32) -> i32
     %v1 = arith.addf %v, (arith.bitcast %s : i32 to f32)      // ... offsets 8, 4, 2, 1
 
-After, target=host (and the kernel's ``mux.launch`` gets global = local = 1)::
+After, expansion=host (and the kernel's ``mux.launch`` gets global = local = 1)::
 
     %a1 = memref.load %r[] : memref<f32>
     %s = ...                                  // from %a1
@@ -134,21 +135,25 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
+from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 from xmux.dialects import attrs, mux
-from xmux.errors import XmuxError
-from xmux.lazy_import import has_dialect_ops, lazy_module
-from xmux.transforms.lower_work_group_collectives import Ops, reachable_functions
+from xmux.transforms.lower_work_group_collectives import (
+    MAX_WORK_GROUP_SIZE,
+    Ops,
+    reachable_functions,
+)
 
 if TYPE_CHECKING:
     from xmux.transforms.openacc.oacc_kernels import Kernel
 
-# imported only for modules with OpenACC kernels (xmux/lazy_import.py)
+# imported only for modules with OpenACC kernels (abi/lazy_import.py)
 oacc = lazy_module("xmux.dialects.oacc")
 expand_cpu = lazy_module("xmux.transforms.openacc.expand_cpu")
 expand_ptx = lazy_module("xmux.transforms.openacc.expand_ptx")
 oacc_kernels = lazy_module("xmux.transforms.openacc.oacc_kernels")
 
-TARGETS = ("host", "cpu", "ptx")
+EXPANSIONS = ("host", "cpu", "ptx")
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,13 +216,15 @@ class ExpandOaccReductions(ModulePass):
 
     name = "expand-oacc-reductions"
 
-    target: str = "cpu"
+    #: host, cpu or ptx; empty: the module's target decides (a GPU: ptx, else cpu)
+    expansion: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.target not in TARGETS:
+        expansion = self.expansion or ("ptx" if attrs.get_target(op).is_gpu else "cpu")
+        if expansion not in EXPANSIONS:
             raise XmuxError(
-                f"expand-oacc-reductions: target must be one of {', '.join(TARGETS)}, "
-                f"got '{self.target}'"
+                f"expand-oacc-reductions: expansion must be one of {', '.join(EXPANSIONS)}, "
+                f"got '{self.expansion}'"
             )
         if not has_dialect_ops(op, "oacc") and not any(
                 attrs.get_oacc_dims(f) is not None for f in attrs.functions(op).values()):
@@ -229,7 +236,7 @@ class ExpandOaccReductions(ModulePass):
         self._check_recipes(kernels, owner, recipes)
         if not kernels:
             return
-        if self.target == "host":
+        if expansion == "host":
             for o, _ in list(owner.items()):
                 b = Ops()
                 _replace(o, b, _expand_host(o, b))
@@ -246,12 +253,15 @@ class ExpandOaccReductions(ModulePass):
                     size[dw] *= nw
                     size[dv] *= vl
                     attrs.set_reqd_work_group_size(k.fn, size)
-        expander = expand_ptx.PtxExpander if self.target == "ptx" else expand_cpu.CpuExpander
+        expander = expand_ptx.PtxExpander if expansion == "ptx" else expand_cpu.CpuExpander
         ex = expander(op, kernels, recipes)
         ex.plan(owner)
         for o, k in list(owner.items()):
             b = Ops()
             _replace(o, b, ex.expand(o, k, b))
+        for k in kernels:  # a vector buffer sized for the largest work-group: the limit
+            if attrs.get_reqd_work_group_size(k.fn) is None and uses_capacity_buffer(op, k.fn):
+                attrs.set_max_work_group_size(k.fn, MAX_WORK_GROUP_SIZE)
 
     def _check_recipes(self, kernels: list[Kernel], owner: dict[Operation, Kernel],
                        recipes: dict[str, oacc.ReductionRecipeOp]) -> None:

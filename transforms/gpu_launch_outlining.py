@@ -62,9 +62,9 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.lazy_import import has_dialect_ops, lazy_module
+from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 
-# imported only for modules with gpu ops (xmux/lazy_import.py)
+# imported only for modules with gpu ops (abi/lazy_import.py)
 gpu = lazy_module("xmux.dialects.gpu")
 gpu_host = lazy_module("xmux.dialects.gpu_host")
 
@@ -120,7 +120,7 @@ class GpuLaunchOutlining(ModulePass):
         op.attributes["gpu.container_module"] = UnitAttr()
 
     def _outline(self, module: ModuleOp, launch: gpu_host.LaunchOp, taken: set[str]) -> None:
-        from xmux.errors import NotSupportedError
+        from xmux.abi.errors import NotSupportedError
 
         host = launch.parent_op()
         while host is not None and not isinstance(host, func.FuncOp):
@@ -180,7 +180,8 @@ class GpuLaunchOutlining(ModulePass):
             attributes["workgroup_attributions"] = IntegerAttr(len(wg), 64)
         for key, sizes in (("known_block_size", launch.block), ("known_grid_size", launch.grid)):
             known = _constant_sizes(sizes)
-            if known is not None:
+            # upstream's known sizes are i32: a larger (legal, index-typed) size gets no hint
+            if known is not None and all(0 < k < 2**31 for k in known):
                 props[key] = DenseArrayBase.from_list(i32, known)
         kernel = gpu.FuncOp.create(properties=props, attributes=attributes, regions=[body])
         gmod = gpu.ModuleOp(name)

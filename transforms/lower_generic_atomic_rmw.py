@@ -46,8 +46,8 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.lazy_import import lazy_module
 from xmux.dialects.memref_atomic import AtomicYieldOp, GenericAtomicRMWOp
-from xmux.lazy_import import lazy_module
 from xmux.transforms.lower_work_group_collectives import Ops
 
 # the cmpxchg loop of acc.atomic.update, imported for modules that need it (with the acc dialect)

@@ -60,7 +60,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
 from xmux.transforms.add_kernel_wrapper import PTR
 
 HOST_PRINTF = "xmux_gpu_printf"
@@ -91,10 +91,10 @@ def _record(call: func.CallOp, module: ModuleOp) -> tuple[str, str, str]:
 def _slots(fmt: str, n: int) -> list[str]:
     """The C type vprintf reads for each conversion of ``fmt``: "i32", "i64" or "f64"
     (then "i64" for arguments past the conversions: C ignores them)."""
-    from xmux.runtime.gpu_printf import _SPEC
+    from xmux.abi.printf_format import SPEC
 
     out = []
-    for m in _SPEC.finditer(fmt):
+    for m in SPEC.finditer(fmt):
         _, length, conv = m.groups()
         if conv == "%":
             continue

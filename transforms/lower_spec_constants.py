@@ -28,7 +28,7 @@ an ``llvm.mlir.undef`` element instead of a ``spec.constant``); a repeated symbo
 its ids (it must keep its type and default). Layout: constants in ascending id order,
 each taking its store size (a vector without its tail padding); in emulated mode each is
 aligned to its type (natural C layout, vectors aligned to their size rounded up to a power of
-two); ``runtime/spec_types.py`` documents the model.
+two); ``abi/spec_types.py`` documents the model.
 
 Records (both modes), inserted at the top of the module: one ``spec.property`` per symbolic id
 (type and ``(leaf id, offset, size)`` descriptors) and one ``spec.default_values`` blob. Option
@@ -112,9 +112,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
+from xmux.abi import spec_types as rt
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, mux, spec
-from xmux.errors import NotSupportedError, XmuxError
-from xmux.runtime import spec_constants as rt
 
 MODES = ("native", "emulated")
 PADDING = rt.PADDING_FORMS

@@ -134,10 +134,11 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, mux
 from xmux.dialects.mux import GroupOpKind
-from xmux.errors import XmuxError
 from xmux.transforms.lower_work_group_collectives import (
+    MAX_WORK_GROUP_SIZE,
     Ops,
     Scratch,
     batches_of_block,
@@ -517,10 +518,15 @@ class LowerSubGroupCollectives(ModulePass):
         ]
         _check_sizes([*kernels, *(funcs[u] for u in users)], self.sub_group_size)
         sizes = function_sub_group_sizes(op, users, self.sub_group_size)
+        # collectives of sub-groups wider than 1 go through scratch sized for the largest
+        # work-group unless the size is required: that is the kernel's limit
+        scratch_users = {u for u in users if any(map(is_sub_group_collective, funcs[u].walk()))}
         for k in kernels:
-            attrs.set_reqd_sub_group_size(
-                k, attrs.get_reqd_sub_group_size(k) or self.sub_group_size
-            )
+            size = attrs.get_reqd_sub_group_size(k) or self.sub_group_size
+            attrs.set_reqd_sub_group_size(k, size)
+            if size > 1 and attrs.get_reqd_work_group_size(k) is None and (
+                    scratch_users & reachable_functions(k, funcs)):
+                attrs.set_max_work_group_size(k, MAX_WORK_GROUP_SIZE)
         for name in users:
             if sizes[name] != 1 or attrs.is_kernel(funcs[name]):
                 attrs.set_reqd_sub_group_size(funcs[name], sizes[name])

@@ -92,10 +92,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi import nvptx_abi as abi
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
 from xmux.dialects.mux import GroupOpKind
-from xmux.errors import NotSupportedError
-from xmux.runtime import nvptx_abi as abi
 from xmux.transforms.lower_work_group_collectives import (
     Ops,
     combine,

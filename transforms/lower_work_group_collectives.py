@@ -113,9 +113,9 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, only_has_effect
 
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
 from xmux.dialects.mux import GroupOpKind
-from xmux.errors import NotSupportedError
 
 #: Work-group size the scratch storage is sized for when a kernel has no required size.
 MAX_WORK_GROUP_SIZE = 1024
@@ -573,6 +573,17 @@ def uses_work_group_collectives(module: ModuleOp, kernel: func.FuncOp) -> bool:
     )
 
 
+def record_work_group_limit(module: ModuleOp, users: Sequence[func.FuncOp]) -> None:
+    """Kernels without a required size that reach one of ``users`` get storage sized for
+    ``MAX_WORK_GROUP_SIZE``: that is their largest work-group (``mux.max_work_group_size``,
+    which the launcher checks)."""
+    funcs = attrs.functions(module)
+    names = {f.sym_name.data for f in users}
+    for k in attrs.entry_points(module):
+        if attrs.get_reqd_work_group_size(k) is None and names & reachable_functions(k, funcs):
+            attrs.set_max_work_group_size(k, MAX_WORK_GROUP_SIZE)
+
+
 def capacity(module: ModuleOp, users: Sequence[func.FuncOp]) -> int:
     funcs = attrs.functions(module)
     kernels = attrs.entry_points(module)
@@ -631,6 +642,7 @@ class LowerWorkGroupCollectives(ModulePass):
         if not users:
             return
         scratch = Scratch(capacity(op, users))
+        record_work_group_limit(op, users)
         exact = _exact_sizes(op, users)
         batches: list[_Batch] = []
         sizes: list[int | None] = []

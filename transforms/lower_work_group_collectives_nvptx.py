@@ -78,8 +78,8 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError
 from xmux.transforms.lower_sub_group_collectives_nvptx import (
     WARP,
     Warp,
@@ -96,6 +96,7 @@ from xmux.transforms.lower_work_group_collectives import (
     combine,
     declare_scratch,
     is_work_group_collective,
+    record_work_group_limit,
     type_key,
 )
 
@@ -270,6 +271,8 @@ class LowerWorkGroupCollectivesNvptx(ModulePass):
         ]
         if not found:
             return
+        # one slot per warp: 32 warps, MAX_WORK_GROUP_SIZE work-items
+        record_work_group_limit(op, list({id(f): f for f, _ in found}.values()))
         scratch = Scratch(SLOTS, extra=0)
         for f, o in found:
             _check_type(o, f)  # type: ignore[arg-type]

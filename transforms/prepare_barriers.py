@@ -55,8 +55,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError, XmuxError
 
 PASS = "prepare-barriers"
 

@@ -85,7 +85,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs
-from xmux.lowering.to_llvm.memref_atomics import ATOMIC_KINDS, SLICE_PRIVATE
+from xmux.dialects.memref_atomic import ATOMIC_KINDS, SLICE_PRIVATE
 from xmux.transforms.add_kernel_wrapper import kernel_arg_types
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 

@@ -28,6 +28,13 @@ A struct over ``HEAP_THRESHOLD`` bytes (256 KiB) comes from the heap instead: th
 ``aligned_alloc`` at its top and ``free`` before each return (a 16 MiB local array on a
 worker's stack overflowed it and killed the process).
 
+Guard space: the allocation (stack or heap) has ``guard_bytes`` on each side of the struct
+(its size, between ``MIN_GUARD`` and ``MAX_GUARD``): an out-of-bounds access a little past a
+local array, undefined without the checking mode, then writes into the guard rather than into
+the work-item loops' state or the runtime's data beside it (``tile[lid + 2]`` of a 16-element
+tile made the next launch spin forever). The worst outcome is wrong data in the user's own
+local arrays.
+
 All local globals share one struct (a helper's field offsets must be the same whichever kernel
 calls it), so a kernel allocates the whole struct even when it uses only some fields.
 
@@ -45,7 +52,8 @@ After::
 
     func.func @k(...) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 1024 : i64} {
       %c1 = arith.constant 1 : i64
-      %locals = llvm.alloca %c1 x !llvm.struct<(!llvm.array<256 x f32>)> {alignment = 16 : i64}
+      %guarded = llvm.alloca %c1 x !llvm.array<3072 x i8> {alignment = 16 : i64}
+      %locals = llvm.getelementptr inbounds %guarded[1024] : (!llvm.ptr) -> !llvm.ptr, i8
       %p = llvm.getelementptr inbounds %locals[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<...>
       ... llvm.mlir.undef / llvm.insertvalue building the descriptor ...
       %tile = builtin.unrealized_conversion_cast %d : !llvm.struct<(...)> to memref<16x16xf32, 3>
@@ -83,8 +91,8 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs
-from xmux.errors import NotSupportedError, XmuxError
 from xmux.transforms.add_kernel_wrapper import PTR, descriptor_type
 
 LOCAL_MEMORY_SPACE = 3
@@ -228,6 +236,20 @@ def _build_view(
 #: structs larger than this (bytes) are allocated on the heap, not the worker's stack
 HEAP_THRESHOLD = 256 * 1024
 _ALLOC, _FREE = "aligned_alloc", "free"
+#: guard space on each side of the struct, at most this many bytes (and at least
+#: ``MIN_GUARD``): an access a little past a local array (``tile[lid + 2]`` of a 16-element
+#: tile, undefined without checks) lands in the guard, not in the work-item loops' counters
+#: or the runtime's control data beside it on the worker's stack, which it corrupted into a
+#: launch that never returned
+MAX_GUARD = 64 * 1024
+MIN_GUARD = 256
+
+
+def guard_bytes(size: int, align: int) -> int:
+    """Bytes of guard space on each side of a local struct of ``size`` bytes: the struct's
+    size, within ``MIN_GUARD``..``MAX_GUARD``, a multiple of ``align``."""
+    guard = min(max(size, MIN_GUARD), MAX_GUARD)
+    return (guard + align - 1) // align * align
 
 
 def _declare_heap_functions(module: ModuleOp) -> None:
@@ -240,17 +262,34 @@ def _declare_heap_functions(module: ModuleOp) -> None:
 
 
 def _heap_struct(f: func.FuncOp, size: int, align: int) -> SSAValue:
-    """``aligned_alloc(align, size rounded up to align)`` at the top of ``f``, ``free``
-    before each of its returns; the pointer."""
+    """``aligned_alloc(align, guard + size rounded up to align + guard)`` at the top of
+    ``f``, ``free`` before each of its returns; the pointer past the first guard."""
     rounded = (size + align - 1) // align * align
+    guard = guard_bytes(size, align)
     c_align = arith.ConstantOp(IntegerAttr(align, i64))
-    c_size = arith.ConstantOp(IntegerAttr(rounded, i64))
+    c_size = arith.ConstantOp(IntegerAttr(rounded + 2 * guard, i64))
     call = func.CallOp(_ALLOC, [c_align.result, c_size.result], [PTR])
-    call.res[0].name_hint = "local_mem"
-    Rewriter.insert_op([c_align, c_size, call], InsertPoint.at_start(_entry(f)))
+    call.res[0].name_hint = "local_guarded"
+    inside = llvm.GEPOp(call.res[0], [guard], i8, inbounds=True)
+    inside.result.name_hint = "local_mem"
+    Rewriter.insert_op([c_align, c_size, call, inside], InsertPoint.at_start(_entry(f)))
     for ret in [o for o in f.walk() if isinstance(o, func.ReturnOp)]:
         Rewriter.insert_op(func.CallOp(_FREE, [call.res[0]], []), InsertPoint.before(ret))
-    return call.res[0]
+    return inside.result
+
+
+def _stack_struct(f: func.FuncOp, size: int, align: int) -> SSAValue:
+    """An ``llvm.alloca`` of guard + size + guard bytes at the top of ``f``; the pointer
+    past the first guard."""
+    guard = guard_bytes(size, align)
+    one = arith.ConstantOp(IntegerAttr(1, i64))
+    bytes_t = llvm.LLVMArrayType(IntAttr(size + 2 * guard), i8)
+    alloca = llvm.AllocaOp(one, bytes_t, alignment=align)
+    alloca.res.name_hint = "local_guarded"
+    inside = llvm.GEPOp(alloca.res, [guard], i8, inbounds=True)
+    inside.result.name_hint = "local_mem"
+    Rewriter.insert_op([one, alloca, inside], InsertPoint.at_start(_entry(f)))
+    return inside.result
 
 
 def _entry(f: func.FuncOp) -> Block:
@@ -319,11 +358,7 @@ class ReplaceLocalModuleScopeVariables(ModulePass):
                 struct_ptr[n] = _heap_struct(f, layout.size, layout.align)
                 attrs.set_local_mem_usage(f, attrs.get_local_mem_usage(f) + layout.size)
                 continue
-            one = arith.ConstantOp(IntegerAttr(1, i64))
-            alloca = llvm.AllocaOp(one, layout.struct, alignment=layout.align)
-            alloca.res.name_hint = "local_mem"
-            Rewriter.insert_op([one, alloca], InsertPoint.at_start(block))
-            struct_ptr[n] = alloca.res
+            struct_ptr[n] = _stack_struct(f, layout.size, layout.align)
             attrs.set_local_mem_usage(f, attrs.get_local_mem_usage(f) + layout.size)
         for n in needs:
             f = funcs[n]

@@ -43,8 +43,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import XmuxError
 from xmux.transforms.encode_kernel_metadata import (
     KernelMetadataOptions,
     apply_kernel_metadata,

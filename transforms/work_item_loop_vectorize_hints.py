@@ -10,7 +10,8 @@ goes on to the enclosing work-item loop, vectorizing across rows with gathers an
 The tiled matmul's tile copy (``As[ly][lx] = A[row][t + lx]``) ran that way: 16 scalar loads
 and stores per row, a third of the kernel's time.
 
-This pass gives such a loop a vectorization hint of W = min(16, trip count rounded down to a
+This pass gives such a loop a vectorization hint of W = min(one vector register of f32 on the
+module's target (16 with 512-bit registers, 8 with 256), trip count rounded down to a
 power of two) work-items (``xmux.loop_vectorize_width``; lowered to
 ``llvm.loop.vectorize.width`` with unrolling off): LLVM vectorizes it across work-items as it
 does a long one.
@@ -57,7 +58,8 @@ from xmux.transforms.uniformity import (
 
 #: longest trip count hinted (LLVM's full unroller leaves longer loops to the vectorizer)
 MAX_TRIP_COUNT = 32
-#: widest hint: one 512-bit vector of f32
+#: widest hint on a target without SIMD registers to read (one 512-bit vector of f32); a
+#: target's own is one of its vector registers of f32 (``#xmux.target``'s ``vector_floats``)
 MAX_WIDTH = 16
 
 
@@ -143,8 +145,8 @@ def vectorizable(loop: scf.ForOp) -> bool:
     return True
 
 
-def hint_width(loop: scf.ForOp) -> int | None:
-    """The width to hint for ``loop``, or None to leave it alone."""
+def hint_width(loop: scf.ForOp, max_width: int = MAX_WIDTH) -> int | None:
+    """The width to hint for ``loop`` (at most ``max_width``), or None to leave it alone."""
     if not attrs.is_work_item_loop(loop) or attrs.get_loop_vectorize_width(loop) is not None:
         return None
     if not vectorizable(loop):
@@ -157,7 +159,7 @@ def hint_width(loop: scf.ForOp) -> int | None:
             and not work_item_loop_header(parent)):
         return None
     width = 1
-    while width * 2 <= min(trips, MAX_WIDTH):
+    while width * 2 <= min(trips, max_width):
         width *= 2
     return width
 
@@ -167,9 +169,11 @@ class WorkItemLoopVectorizeHints(ModulePass):
     name = "work-item-loop-vectorize-hints"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        target = attrs.get_target(op)
+        max_width = target.vector_floats if target.vector_bits.data else MAX_WIDTH
         for kernel in attrs.entry_points(op):
             for loop in kernel.walk():
                 if isinstance(loop, scf.ForOp):
-                    width = hint_width(loop)
+                    width = hint_width(loop, max_width)
                     if width is not None:
                         attrs.set_loop_vectorize_width(loop, width)

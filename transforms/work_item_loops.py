@@ -125,8 +125,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError, XmuxError
+from xmux.transforms.insert_bounds_checks import Sites, declare_check_fn
 from xmux.transforms.uniformity import (
     UniformValues,
     is_control_barrier,
@@ -435,9 +436,12 @@ def _prologue(builder: WorkItemLoopBuilder, entry: Block) -> KernelNests:
     return KernelNests(builder, anchor)
 
 
-def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False) -> str:
+def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False,
+                        check_barriers: bool = False) -> str:
     """Work-group function of a kernel with barriers; returns "structured" or "dispatch".
-    ``dump_plan`` prints the storage plan (or that region dispatch runs it) to stderr."""
+    ``dump_plan`` prints the storage plan (or that region dispatch runs it) to stderr;
+    ``check_barriers`` adds the checking mode's divergent-barrier check
+    (``wi_loops/divergence.py``)."""
     builder = WorkItemLoopBuilder.for_kernel(kernel)
     check_divergent_barriers(kernel, builder)
     if len(kernel.body.blocks) == 1:
@@ -457,7 +461,13 @@ def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False) -> str:
             if dump_plan:
                 _dump(plan.dump(kernel.sym_name.data))
             factory = _prologue(builder, entry)
-            fission.emit(factory, InsertPoint.before(ops[0]))
+            module = kernel.parent_op()
+            check = None
+            if check_barriers and isinstance(module, ModuleOp):
+                check = (Sites(module), kernel.sym_name.data)
+            fission.emit(factory, InsertPoint.before(ops[0]), check)
+            if check is not None and check[0].count:
+                declare_check_fn(module)  # type: ignore[arg-type]
             assert fission.regions is not None
             for op in reversed(fission.regions.ops):  # with the ops normalisation added
                 op.detach()
@@ -692,6 +702,9 @@ class WorkItemLoopsPass(ModulePass):
     force_no_tail: bool = False
     dump_plan: bool = False
     check_plan: bool = False
+    #: the checking mode's divergent-barrier check: work-items that disagree on the control
+    #: of a barrier made uniform by the barrier rule are reported at run time
+    check_barriers: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         w = self.vector_width
@@ -711,7 +724,7 @@ class WorkItemLoopsPass(ModulePass):
         for kernel in kernels:
             if any(is_control_barrier(o) for o in kernel.walk()):
                 _check_signature(kernel)
-                apply_with_barriers(kernel, self.dump_plan)
+                apply_with_barriers(kernel, self.dump_plan, self.check_barriers)
                 if self.check_plan:
                     check_storage(kernel)
                     add_shadow_checks(kernel)

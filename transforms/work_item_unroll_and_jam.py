@@ -49,7 +49,13 @@ Which loops (cost model): an outer work-item loop (its body starts with ``set_lo
 and it holds a marked work-item loop) whose nest queries an id that varies along ``d`` (its
 work-items differ) and has a *hot* load whose address is the same for every work-item of
 ``d`` (hot: inside both a uniform loop, an ``scf.for`` that is no work-item loop, and a
-work-item loop). The innermost such loop of a nest is jammed. R: ``factor`` when given;
+work-item loop), and no control flow that differs between the replicas (an ``scf.if`` whose
+condition varies along ``d``, a data-dependent ``scf.while``, inside the inner work-item
+loops): each replica keeps its own
+copy of it, and LLVM, which if-converted one copy to vectorize the work-item loop around it,
+gave up on R of them (a bounds-checked 3x3 convolution ran 1.7x slower jammed on an AVX2
+host); a given ``factor`` jams such loops too. The innermost such loop of a nest is jammed.
+R: ``factor`` when given;
 else, with a known inner local size (``mux.reqd_work_group_size``, as in the local-size
 variants ``xmux.compile`` builds per launch size), the most replicas up to
 ``MAX_AUTO_FACTOR`` whose accumulators (R x inner size x accumulators per work-item: the
@@ -60,8 +66,8 @@ trips of an unrolled short loop at most ``MAX_UNROLLED_STEPS``. At most the dime
 known size, preferring a divisor of it close to R.
 
 Options: ``factor`` = 0 (default: the cost model), 1 (off) or R >= 2 (jam R wherever a loop
-qualifies); ``acc_budget`` (default 0: the JIT target's, 128 floats with AVX-512's 32
-registers, 64 without).
+qualifies); ``acc_budget`` (default 0: the module's ``#xmux.target``'s
+``accumulator_floats``, 128 floats with AVX-512's 32 registers, 64 with AVX2's 16).
 
 Expects: the output of ``work-item-loops`` (and ``work-item-loop-interchange``).
 Guarantees: the same results for race-free kernels; work-item loops stay marked.
@@ -118,8 +124,8 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import XmuxError
 from xmux.transforms.uniformity import VARYING_QUERIES, is_inside, is_pure, work_item_loop_header
 from xmux.transforms.work_item_loop_vectorize_hints import (
     constant_index,
@@ -225,6 +231,7 @@ class _Profile:
     accumulators: int = 0  # per work-item: iteration arguments and arrays of hot loops
     inner_dim: int | None = None  # the dimension of the work-item loops inside
     short_trips: int = 0  # most trips of a short loop in a work-item loop (unrolled)
+    branches: bool = False  # control flow that differs between replicas (kept R times)
 
 
 def _profile(shape: _Shape) -> _Profile:
@@ -248,11 +255,16 @@ def _profile(shape: _Shape) -> _Profile:
             trips = static_trip_count(op)
             if trips is not None and trips <= SMALL_TRIP_COUNT:
                 prof.short_trips = max(prof.short_trips, trips)
+        in_work_items = any(attrs.is_work_item_loop(lp) for lp in loops)
+        if in_work_items and (
+            (isinstance(op, scf.IfOp) and shape.varies(op.cond))
+            or isinstance(op, (scf.WhileOp, scf.IndexSwitchOp))
+        ):
+            prof.branches = True  # in the loops LLVM vectorizes: one copy per replica
         if isinstance(op, (memref.StoreOp, vector.StoreOp)) and in_uniform:
             if op.operands[1] in shape.private:
                 stored.add(op.operands[1])
-        if (isinstance(op, _LOADS) and in_uniform
-                and any(attrs.is_work_item_loop(lp) for lp in loops)
+        if (isinstance(op, _LOADS) and in_uniform and in_work_items
                 and not any(shape.varies(o) for o in op.operands)):
             prof.shared = True
     prof.accumulators = max(prof.accumulators + len(stored), 1)
@@ -571,7 +583,7 @@ def _jam_kernel(kernel: func.FuncOp, factor: int, budget: int) -> None:
         if private is None:
             continue
         prof = _profile(_Shape(loop, dim, private))
-        if not (prof.shared and prof.used):
+        if not (prof.shared and prof.used) or (factor == 0 and prof.branches):
             continue
         r = _pick_factor(factor, prof, reqd, dim, budget)
         if r < 2:
@@ -583,14 +595,6 @@ def _jam_kernel(kernel: func.FuncOp, factor: int, budget: int) -> None:
         unroll_and_jam(loop, dim, r, private)
 
 
-def _host_budget() -> int:
-    """Half the vector register file of the JIT's target, in floats (32 x 256 bits with
-    AVX-512, else 16)."""
-    from xmux.runtime import jit
-
-    return 128 if jit.host_has_wide_vectors() else 64
-
-
 @dataclass(frozen=True)
 class WorkItemUnrollAndJam(ModulePass):
     name = "work-item-unroll-and-jam"
@@ -599,8 +603,8 @@ class WorkItemUnrollAndJam(ModulePass):
     factor: int = 0
     #: floats of vector registers the cost model may fill with accumulators (R x inner
     #: local size x accumulators per work-item): 128 suits 32 registers (AVX-512), 64 16 of
-    #: 256 bits (AVX2); 0: the JIT's target decides, asked when the pass runs (a compile,
-    #: which starts LLVM anyway), not when the pipeline is built: a warm-cache hit never does
+    #: 256 bits (AVX2); 0: the module's target decides (``#xmux.target``'s
+    #: ``accumulator_floats``)
     acc_budget: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -612,4 +616,5 @@ class WorkItemUnrollAndJam(ModulePass):
         if self.factor == 1:
             return
         for kernel in attrs.entry_points(op):
-            _jam_kernel(kernel, self.factor, self.acc_budget or _host_budget())
+            budget = self.acc_budget or attrs.get_target(op).accumulator_floats
+            _jam_kernel(kernel, self.factor, budget)

@@ -9,12 +9,14 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 
 from typing import TYPE_CHECKING
 
+from xmux.abi import atfork as _atfork  # noqa: F401 - at-fork handlers, early
 from xmux.errors import LaunchError, NotSupportedError, XmuxError
 from xmux.interpret import interpret  # eager: a lazy name would lose to the submodule's
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time ``__getattr__`` loads them
     from xmux.api import Kernel, LaunchProfile, Program, compile
     from xmux.arrays import aligned, empty, zeros
+    from xmux.options import CompileOptions
     from xmux.runtime.checks import CheckError
     from xmux.runtime.launch import LocalMemory
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time ``__getattr__`` loa
 #: compile API, numpy and the runtime at start-up: name → module
 _LAZY = {
     "CheckError": "xmux.runtime.checks",
+    "CompileOptions": "xmux.options",
     "Kernel": "xmux.api",
     "LaunchProfile": "xmux.api",
     "LocalMemory": "xmux.runtime.launch",
@@ -52,6 +55,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "CheckError",
+    "CompileOptions",
     "Kernel",
     "LaunchError",
     "LaunchProfile",

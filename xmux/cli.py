@@ -65,7 +65,10 @@ class XmuxOptMain(xDSLOptMain):
             if prev is not None:
                 timings.append((prev.name, time.perf_counter() - start))
             if not args.disable_verify:
-                module.verify()
+                from xmux.sources import verify_module
+
+                where = f"the IR after '{prev.name}'" if prev is not None else self.get_input_name()
+                verify_module(module, where)
             if prev is not None and args.print_ir_after_all:
                 print(f"// -----// IR Dump After {prev.name} //----- //", file=sys.stderr)
                 Printer(stream=sys.stderr).print_op(module)
@@ -80,6 +83,18 @@ class XmuxOptMain(xDSLOptMain):
             self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
         except Exception as e:  # option parsing raises plain ValueErrors etc.
             raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+
+        def parse_mlir(io):  # noqa: ANN001, ANN202 - xDSL's frontend signature
+            from xmux.sources import parse_module
+
+            return parse_module(
+                self.ctx, io.read(), self.get_input_name(), not self.args.no_implicit_module
+            )
+
+        self.available_frontends["mlir"] = parse_mlir
 
     def run(self) -> None:
         if self.args.acc_syntax == "llvm19":
@@ -144,10 +159,10 @@ def opt_main(argv: Sequence[str] | None = None) -> int:
 def run_main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if "--interpret" in args:  # the reference interpreter instead of the JIT
-        from xmux.runtime.interpreter.driver import main as interpret_main
+        from xmux.interpret import main as interpret_main
 
         args.remove("--interpret")
         return interpret_main(args)
-    from xmux.runtime.runner import main
+    from xmux.runner import main
 
     return main(args)

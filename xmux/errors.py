@@ -1,21 +1,13 @@
-"""User-facing errors: one exception type that names the kernel, argument, op or pass at fault."""
+"""User-facing errors (defined in ``xmux.abi.errors``, the layer every other one may import)
+and which exceptions a command line reports as the user's rather than as a crash."""
 
 from __future__ import annotations
 
 from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
 
+from xmux.abi.errors import LaunchError, NotSupportedError, XmuxError, format_error
 
-class XmuxError(Exception):
-    """An error in the user's input (kernel, IR, launch arguments) with a clear message."""
-
-
-class LaunchError(XmuxError, ValueError):
-    """A kernel launch with wrong arguments or sizes."""
-
-
-class NotSupportedError(XmuxError):
-    """An op or feature this pipeline does not lower yet."""
-
+__all__ = ["LaunchError", "NotSupportedError", "XmuxError", "format_error", "is_user_error"]
 
 _USER_ERRORS: tuple[type[BaseException], ...] = (
     XmuxError,
@@ -29,9 +21,3 @@ def is_user_error(e: BaseException) -> bool:
     from xdsl.utils.exceptions import VerifyException
 
     return isinstance(e, (*_USER_ERRORS, VerifyException))
-
-
-def format_error(e: BaseException) -> str:
-    text = str(e).rstrip()
-    kind = type(e).__name__
-    return f"error: {text}" if isinstance(e, XmuxError) else f"error ({kind}): {text}"

@@ -25,6 +25,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "lower-generic-atomic-rmw",  # memref.generic_atomic_rmw -> cmpxchg loop (no-op without)
     "transfer-kernel-metadata",
+    "record-kernel-abi",  # the kernels' arguments, while their signatures are the user's
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
@@ -55,6 +56,7 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "convert-acc-to-oacc",
     "lower-generic-atomic-rmw",
     "transfer-kernel-metadata",
+    "record-kernel-abi",
     "lower-spec-constants",
     "expand-oacc-reductions",
     "drop-host-code",  # the Python runtime is the host: kernels and their callees only
@@ -71,15 +73,9 @@ TARGETS = ("cpu", "nvptx")
 
 #: Modes of lower-spec-constants: "native" (the JIT specializes) or "emulated" (a buffer).
 SPEC_CONSTANT_MODES = ("native", "emulated")
-#: Targets of expand-oacc-reductions: "cpu" (gangs on the thread pool) or "host" (one thread).
-OACC_TARGETS = ("cpu", "host")
-
-#: Passes that run before kernel metadata is taken: marking, and OpenACC outlining (it creates
-#: the kernels).
-METADATA_PASSES = frozenset(
-    {"transfer-kernel-metadata", "encode-kernel-metadata", "convert-acc-to-oacc",
-     "gpu-launch-outlining", "convert-gpu-to-mux"}
-)
+#: Expansions of OpenACC kernels on a CPU (expand-oacc-reductions): "cpu" (gangs on the
+#: thread pool) or "host" (one thread). ``OACC_TARGETS`` is their former name.
+OACC_EXPANSIONS = OACC_TARGETS = ("cpu", "host")
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
@@ -101,21 +97,61 @@ def valid_unroll_jam(r: object) -> bool:
     return isinstance(r, int) and not isinstance(r, bool) and 0 <= r <= 16
 
 
+def attach(target: object) -> ModulePass:
+    """``attach-target`` of ``target``: a ``#xmux.target`` attribute or a
+    ``runtime.jit.TargetDescription`` (its parameters, without xDSL)."""
+    import dataclasses
+
+    from xmux.dialects.target import TargetAttr
+    from xmux.transforms.attach_target import AttachTarget
+
+    if isinstance(target, TargetAttr):
+        return AttachTarget.of(target)
+    if dataclasses.is_dataclass(target) and not isinstance(target, type):
+        return AttachTarget(**dataclasses.asdict(target))
+    raise TypeError(
+        f"target must be a #xmux.target attribute or a TargetDescription, got {target!r}"
+    )
+
+
+def complete(passes: Sequence[ModulePass], target: object) -> list[ModulePass]:
+    """``passes`` as ``xmux.compile`` runs them: ``attach-target`` of ``target`` first unless
+    they attach one, and ``record-kernel-abi`` after it unless they record the kernels' ABI
+    (a user pipeline of passes of its own: kernels marked in the source are recorded before
+    any pass rewrites their signatures)."""
+    from xmux.transforms.attach_target import AttachTarget
+    from xmux.transforms.record_kernel_abi import RecordKernelAbi
+
+    out = list(passes)
+    if not any(isinstance(p, AttachTarget) for p in out):
+        out.insert(0, attach(target))
+    if not any(isinstance(p, RecordKernelAbi) for p in out):
+        first = next(i for i, p in enumerate(out) if isinstance(p, AttachTarget))
+        out.insert(first + 1, RecordKernelAbi())
+    return out
+
+
 def cpu(
     *,
+    target: object = None,
     fp_control: bool = False,
     spec_constants: str = "native",
     sub_group_size: int = 1,
     vector_width: int = 0,
     force_no_tail: bool = False,
     unroll_jam: int = 0,
-    oacc_target: str = "cpu",
+    oacc_expansion: str = "cpu",
     check_plan: bool | None = None,
     checks: bool | None = None,
     declare_spec_leaves: bool | None = None,
     spec_padding: str = "dpcpp",
+    oacc_target: str | None = None,
 ) -> list[ModulePass]:
-    """The default CPU pipeline: kernel passes then lowering to the llvm dialect.
+    """The default CPU pipeline: ``attach-target``, kernel passes, then lowering to the llvm
+    dialect.
+
+    ``target`` is what the passes compile for: a ``#xmux.target`` attribute or a
+    ``runtime.jit.TargetDescription``; default: the JIT's (this host, or ``XMUX_CPU``'s model).
 
     ``spec_constants`` is the mode of lower-spec-constants: ``"native"`` (values reach the
     JIT as literals; re-specialized per value set) or ``"emulated"`` (a runtime buffer).
@@ -134,26 +170,19 @@ def cpu(
     ``unroll_jam`` is work-item-unroll-and-jam's ``factor``: 0 (default) lets its cost model
     pick how many work-items of an outer dimension run together, 1 turns it off, R >= 2 jams
     R wherever it applies.
-    ``oacc_target`` is the target of expand-oacc-reductions: ``"cpu"`` (gangs run as
-    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread).
+    ``oacc_expansion`` is expand-oacc-reductions' expansion: ``"cpu"`` (gangs run as
+    work-groups on the thread pool) or ``"host"`` (every OpenACC kernel runs as one thread);
+    ``oacc_target`` is its former name.
     ``checks`` is the checking mode (default: ``XMUX_CHECKS=1``): insert-bounds-checks after
-    prepare-barriers (bounds and division checks reported at run time) and ``check_plan``,
+    prepare-barriers (bounds and division checks reported at run time), work-item-loops'
+    ``check-barriers`` (work-items that disagree on the control of a barrier) and ``check_plan``,
     work-item-loops' check that every per-work-item array is written before it is read
     (also on alone with ``XMUX_CHECK_PLAN=1``, as the fuzz campaigns run)."""
-    if spec_constants not in SPEC_CONSTANT_MODES:
-        raise ValueError(
-            f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
-        )
-    if not isinstance(sub_group_size, int) or sub_group_size < 1:
-        raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
-    if not valid_vector_width(vector_width):
-        raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
-    if oacc_target not in OACC_TARGETS:
-        raise ValueError(f"oacc_target must be one of {OACC_TARGETS}, got {oacc_target!r}")
-    if not valid_unroll_jam(unroll_jam):
-        raise ValueError(
-            f"unroll_jam must be 0 (cost model), 1 (off) or 2..16, got {unroll_jam!r}"
-        )
+    if oacc_target is not None:  # the former name
+        if oacc_target not in OACC_EXPANSIONS:
+            raise ValueError(f"oacc_target must be one of {OACC_EXPANSIONS}, got {oacc_target!r}")
+        oacc_expansion = oacc_target
+    _check_cpu_options(spec_constants, sub_group_size, vector_width, oacc_expansion, unroll_jam)
     if declare_spec_leaves is None:
         declare_spec_leaves = spec_constants == "native"
     options: dict[str, dict[str, object]] = {
@@ -162,31 +191,64 @@ def cpu(
         "lower-sub-group-collectives": {"sub_group_size": sub_group_size},
         # upstream gpu kernels: a warp of 32 unless a size N > 1 is asked for
         "convert-gpu-to-mux": {"sub_group_size": sub_group_size if sub_group_size > 1 else 32},
-        "expand-oacc-reductions": {"target": oacc_target},
+        "expand-oacc-reductions": {"expansion": oacc_expansion},
     }
     if checks is None:
         checks = env.flag("XMUX_CHECKS", False)
     if check_plan is None:
         check_plan = checks or env.flag("XMUX_CHECK_PLAN", False)
-    wi_loops: dict[str, object] = {}
-    if vector_width > 1 or force_no_tail:
-        wi_loops = {"vector_width": vector_width, "force_no_tail": force_no_tail}
-    if check_plan:
-        wi_loops["check_plan"] = True
-    if wi_loops:
-        options["work-item-loops"] = wi_loops
+    options["work-item-loops"] = _work_item_loops(vector_width, force_no_tail, check_plan, checks)
     options["work-item-unroll-and-jam"] = {"factor": unroll_jam}
+    if target is None:
+        from xmux.runtime.jit import host_target
+
+        target = host_target()
     names = list(KERNEL_STAGES)
     if checks:
         names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
     if fp_control:
         names.append("add-floating-point-control")
     names += LOWERING_STAGES
-    return [make_pass(n, **options.get(n, {})) for n in names]
+    return [attach(target), *(make_pass(n, **options.get(n, {})) for n in names)]
+
+
+def _work_item_loops(vector_width: int, force_no_tail: bool, check_plan: bool, checks: bool
+                     ) -> dict[str, object]:
+    """work-item-loops' options (only those that differ from its defaults: the spec stays
+    the pass's bare name otherwise)."""
+    options: dict[str, object] = {}
+    if vector_width > 1 or force_no_tail:
+        options = {"vector_width": vector_width, "force_no_tail": force_no_tail}
+    if check_plan:
+        options["check_plan"] = True
+    if checks:  # divergent barriers reported at run time (wi_loops/divergence.py)
+        options["check_barriers"] = True
+    return options
+
+
+def _check_cpu_options(spec_constants: str, sub_group_size: int, vector_width: int,
+                       oacc_expansion: str, unroll_jam: int) -> None:
+    if spec_constants not in SPEC_CONSTANT_MODES:
+        raise ValueError(
+            f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
+        )
+    if not isinstance(sub_group_size, int) or sub_group_size < 1:
+        raise ValueError(f"sub_group_size must be a positive integer, got {sub_group_size!r}")
+    if not valid_vector_width(vector_width):
+        raise ValueError(f"vector_width must be 0, 1 or a power of two, got {vector_width!r}")
+    if oacc_expansion not in OACC_EXPANSIONS:
+        raise ValueError(
+            f"oacc_expansion must be one of {OACC_EXPANSIONS}, got {oacc_expansion!r}"
+        )
+    if not valid_unroll_jam(unroll_jam):
+        raise ValueError(
+            f"unroll_jam must be 0 (cost model), 1 (off) or 2..16, got {unroll_jam!r}"
+        )
 
 
 def nvptx(
     *,
+    target: object = None,
     spec_constants: str = "native",
     declare_spec_leaves: bool | None = None,
     spec_padding: str = "dpcpp",
@@ -196,7 +258,8 @@ def nvptx(
     to the llvm dialect with work-group local memory in address space 3 (shared memory).
     ``spec_constants``, ``declare_spec_leaves``, ``spec_padding`` and ``checks`` (the
     checking mode's insert-bounds-checks; failures recorded on the device by
-    define-check-failed-nvptx) as for ``cpu()``; sub-groups are warps of 32."""
+    define-check-failed-nvptx) as for ``cpu()``; sub-groups are warps of 32. ``target``: as
+    for ``cpu()``, default ``nvptx_target()``."""
     if spec_constants not in SPEC_CONSTANT_MODES:
         raise ValueError(
             f"spec_constants must be one of {SPEC_CONSTANT_MODES}, got {spec_constants!r}"
@@ -207,13 +270,28 @@ def nvptx(
         "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "convert-gpu-to-mux": {"sub_group_size": 32},
-        "expand-oacc-reductions": {"target": "ptx"},
-        "convert-to-llvm": {"target": "nvptx"},
     }
     names = [*NVPTX_KERNEL_STAGES, *LOWERING_STAGES]
     if checks if checks is not None else env.flag("XMUX_CHECKS", False):
         names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
-    return [make_pass(n, **options.get(n, {})) for n in names]
+    if target is None:
+        target = nvptx_target()
+    # expand-oacc-reductions (ptx) and convert-to-llvm (shared memory in address space 3)
+    # read the target attribute
+    return [attach(target), *(make_pass(n, **options.get(n, {})) for n in names)]
+
+
+def nvptx_target(arch: str | None = None) -> object:
+    """The ``TargetDescription`` of an NVIDIA GPU: ``arch`` (``sm_90``), default the
+    runtime's (``XMUX_NVPTX_ARCH``, else the current device's, else ``sm_90``)."""
+    from xmux.abi import nvptx_abi
+    from xmux.runtime.jit import TargetDescription
+
+    if arch is None:
+        from xmux.runtime.nvptx import default_arch
+
+        arch = default_arch()
+    return TargetDescription(nvptx_abi.TRIPLE, arch, nvptx_abi.PTX_FEATURES, 0, 0)
 
 
 def for_target(target: str, **options: object) -> list[ModulePass]:

@@ -19,16 +19,19 @@ from xdsl.context import Context
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 
-import xmux.dialects.memref_compat  # noqa: F401 - memref.cast / atomic_rmw custom syntax
+from xmux.dialects import xdsl_compat
 from xmux.pass_table import PASSES, pass_path
 
-# xmux.dialects.acc_compat is applied when a context loads acc (xmux/universe.py)
+# xDSL's memref / scf / vector as upstream writes them, before any context loads them; the acc
+# patches are applied when a context loads acc (xmux/universe.py)
+xdsl_compat.apply()
 
 #: dialect name → "module:attribute" of the Dialect object
 _DIALECTS: dict[str, str] = {
     "mux": "xmux.dialects.mux:Mux",
     "spec": "xmux.dialects.spec:Spec",
     "oacc": "xmux.dialects.oacc:OACC",
+    "xmux": "xmux.dialects.target:Xmux",
 }
 
 #: xDSL dialects that xmux replaces by wider ones of the same name (upstream syntax xDSL 0.74

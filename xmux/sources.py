@@ -24,3 +24,51 @@ def read_source_file(path: Path) -> str:
             f"{path} is not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
             f"(line {line})"
         ) from None
+
+
+def parse_module(ctx: object, text: str, name: str, implicit_module: bool = True) -> object:
+    """Parse MLIR ``text`` into a module. xDSL's parser answers some malformed input with an
+    exception of its own making (an ``IndexError`` for ``llvm.extractvalue %s[4294967296]``,
+    a bare ``Exception`` for ``memref.load %a[]`` of a ranked memref, a verifier error for
+    ``arith.constant 9223372036854775807 : i32``): every error becomes an ``XmuxError`` with
+    the line and column where the parser stood, as its own parse errors have."""
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    parser = Parser(ctx, text, name)  # type: ignore[arg-type]
+    try:
+        return parser.parse_module(implicit_module)
+    except ParseError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever xDSL raised, named with its place
+        # the parser stands after the op it failed on: point at that op's last token
+        pos = len(text[: min(max(parser.pos, 0), len(text))].rstrip()) - 1
+        pos = max(pos, 0)
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        source_line = text.splitlines()[line - 1] if text.splitlines() else ""
+        where = (f"cannot parse {name}:{line}:{column}: {e or type(e).__name__}\n"
+                 f"{source_line}\n{' ' * (column - 1)}^")
+        if isinstance(e, DiagnosticException):  # xDSL's own kind (--verify-diagnostics)
+            raise type(e)(where) from e
+        raise XmuxError(where) from e
+
+
+def verify_module(module: object, name: str) -> None:
+    """``module.verify()``, with xDSL's verifiers that raise a bare exception (``memref.load``
+    with too few indices: ``Exception``) turned into an ``XmuxError`` naming the op."""
+    from xdsl.utils.exceptions import VerifyException
+
+    try:
+        module.verify()  # type: ignore[attr-defined]
+    except VerifyException:
+        raise
+    except Exception as e:  # noqa: BLE001 - a verifier's own exception type
+        for op in module.walk():  # type: ignore[attr-defined]
+            try:
+                op.verify_()
+            except Exception:  # noqa: BLE001 - the first op whose own check fails
+                raise XmuxError(f"{name}: '{op.name}' does not verify: {e}\n{op}") from e
+        raise XmuxError(f"{name} does not verify: {e}") from e

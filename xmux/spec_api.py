@@ -1,5 +1,5 @@
 """The specialization-constant methods every program has (``xmux.Program`` on the CPU,
-``xmux.nvptx.NvptxProgram`` on the GPU): both keep their values in a
+``xmux.targets.nvptx.NvptxProgram`` on the GPU): both keep their values in a
 ``runtime.spec_constants.SpecState`` (``_spec``; None without constants) and differ only in
 how a launch uses them (docs/architecture.md, "Specialization constants")."""
 
@@ -78,3 +78,21 @@ class KernelTable:
 
     def __getitem__(self, name: str):  # noqa: ANN204
         return self.kernel(name)
+
+    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
+        raise not_copyable(type(self).__name__)
+
+    def __deepcopy__(self, memo: dict):  # noqa: ANN204
+        raise not_copyable(type(self).__name__)
+
+
+def not_copyable(what: str) -> TypeError:
+    """The error for pickling or deep-copying a program or kernel: they hold machine code
+    loaded into this process (the JIT's, or a CUDA module) and its addresses, which no other
+    process or copy could use."""
+    return TypeError(
+        f"an xmux {what} cannot be pickled or deep-copied: it holds code compiled into this "
+        "process (JIT-loaded machine code or a CUDA module) and its addresses; keep the MLIR "
+        "source and the compile options instead and call xmux.compile again where needed "
+        "(the disk cache makes that a load of the compiled object)"
+    )

@@ -8,20 +8,10 @@ prints it, instead of a traceback through xDSL's driver; other exceptions keep t
 import os
 import sys
 
-from xdsl.universe import XDSL_UNIVERSE, Universe
+from xdsl.universe import Universe
 
+from xmux.dialects import xdsl_compat
 from xmux.registry import _OVERRIDES, get_all_dialects, get_all_passes
-
-
-def _acc_with_compat(factory=XDSL_UNIVERSE.all_dialects["acc"]):  # noqa: ANN001, ANN202
-    # upstream acc forms xDSL's acc refuses (xmux.dialects.acc_compat), applied when a context
-    # loads the acc dialect: xDSL's acc module alone is 0.06 s of every command's start-up
-    import xmux.dialects.acc_compat  # noqa: F401
-
-    return factory()
-
-
-XDSL_UNIVERSE.all_dialects["acc"] = _acc_with_compat
 
 
 def _override(path: str):  # noqa: ANN202
@@ -34,10 +24,9 @@ def _override(path: str):  # noqa: ANN202
 
 
 # xmux's wider dialects of xDSL's names (upstream llvm ops, the upstream gpu syntax) for plain
-# xdsl-opt too: a universe may not add a second dialect of one name, so xDSL's own factory is
-# replaced, as make_context registers them (xmux/registry.py's _OVERRIDES)
-for _name, _path in _OVERRIDES.items():
-    XDSL_UNIVERSE.all_dialects[_name] = _override(_path)
+# xdsl-opt too, as make_context registers them (xmux/registry.py's _OVERRIDES); loading acc
+# applies xmux's acc patches first (dialects/xdsl_compat.py)
+xdsl_compat.replace_universe_dialects({n: _override(p) for n, p in _OVERRIDES.items()})
 XMUX_UNIVERSE = Universe(all_dialects=get_all_dialects(), all_passes=get_all_passes())
 
 

@@ -4,7 +4,7 @@ Min/max become ``llvm.call_intrinsic "llvm.smin.i32"``-style calls (mangled name
 smin/smax/umin/umax, ``maxnumf``/``minnumf`` → maxnum/minnum, ``maximumf``/``minimumf``
 (NaN-propagating, -0 < +0) → maximum/minimum. ``ceildivsi`` / ``floordivsi`` / ``ceildivui``
 are expanded with a division, a remainder and a correction. ``uitofp`` / ``fptosi`` /
-``fptoui`` use the ops xDSL lacks (``lowering/llvmx.py``).
+``fptoui`` use the ops xDSL lacks (``dialects/llvmx.py``).
 Comparisons and selects with vector conditions are done lane by lane (xDSL's ``llvm.fcmp`` and
 ``llvm.select`` take scalars only). Fast-math flags are kept on float arithmetic and ``fneg``.
 """
@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xmux.dialects import llvm as llvm_ext
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.types import convert_type, intrinsic_suffix, scalar_of
 

@@ -7,7 +7,7 @@ from xdsl.dialects import cf, llvm
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
 
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.types import PTR
 

@@ -27,10 +27,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from xmux.dialects import attrs
+from xmux.abi.errors import NotSupportedError, XmuxError
+from xmux.dialects import attrs, llvmx
 from xmux.dialects import llvm as llvm_ext
-from xmux.errors import NotSupportedError, XmuxError
-from xmux.lowering import llvmx
 from xmux.lowering.to_llvm.types import convert_type
 
 Handler = Callable[["FunctionLowerer", Operation], None]

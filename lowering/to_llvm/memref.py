@@ -35,9 +35,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import llvm as llvm_ext
-from xmux.errors import NotSupportedError
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.descriptor import (
     Index,

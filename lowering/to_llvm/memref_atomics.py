@@ -45,35 +45,12 @@ from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IntegerType, MemRefT
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xmux.dialects import llvm as llvm_ext
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
+from xmux.dialects.memref_atomic import ATOMIC_KINDS, ORDERING, SLICE_PRIVATE
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.memref import LOCAL_MEMORY_SPACE, element_address
 from xmux.lowering.to_llvm.types import alignment_of, intrinsic_suffix
 
-#: the ordering of every atomic ``memref.atomic_rmw`` (see the module docstring)
-ORDERING = "monotonic"
-#: unit attribute of a ``memref.atomic_rmw`` on a thread slice's private copy of a global
-#: array (privatize-global-atomics): one thread owns it, like local memory
-SLICE_PRIVATE = "mux.slice_private"
-
-# MLIR's arith::AtomicRMWKind numbering (the generic form of memref.atomic_rmw stores these)
-ATOMIC_KINDS = {
-    0: "addf",
-    1: "addi",
-    2: "assign",
-    3: "maximumf",
-    4: "maxs",
-    5: "maxu",
-    6: "minimumf",
-    7: "mins",
-    8: "minu",
-    9: "mulf",
-    10: "muli",
-    11: "ori",
-    12: "andi",
-    13: "maxnumf",
-    14: "minnumf",
-}
 #: kind → ``llvm.atomicrmw`` operation, where LLVM has one
 RMW_OPS = {
     "addf": "fadd",

@@ -17,8 +17,7 @@ from __future__ import annotations
 from xdsl.dialects import llvm, scf
 from xdsl.ir import Block, Operation, SSAValue
 
-from xmux.dialects import attrs
-from xmux.lowering import llvmx
+from xmux.dialects import attrs, llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.types import convert_type
 

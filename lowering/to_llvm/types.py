@@ -29,21 +29,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
+from xmux.dialects.llvmx import descriptor_type  # the layout upstream's lowering uses
 
 PTR = llvm.LLVMPointerType()
 UNRANKED_DESCRIPTOR = llvm.LLVMStructType.from_type_list([i64, PTR])
 
 # Field positions in a ranked descriptor.
 ALLOCATED, ALIGNED, OFFSET, SIZES, STRIDES = 0, 1, 2, 3, 4
-
-
-def descriptor_type(rank: int) -> llvm.LLVMStructType:
-    """The ranked memref descriptor struct of the given rank."""
-    if rank == 0:
-        return llvm.LLVMStructType.from_type_list([PTR, PTR, i64])
-    arr = llvm.LLVMArrayType(rank, i64)
-    return llvm.LLVMStructType.from_type_list([PTR, PTR, i64, arr, arr])
 
 
 def convert_type(t: Attribute) -> Attribute:

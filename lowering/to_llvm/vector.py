@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xmux.dialects import llvm as llvm_ext
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 from xmux.lowering.to_llvm.arith import fastmath
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
 from xmux.lowering.to_llvm.memref import element_address

@@ -22,7 +22,7 @@ from xdsl.interpreter import (
 from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.scf import ScfFunctions
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
 from xmux.runtime.interpreter.arith import width_of
 from xmux.runtime.interpreter.errors import InterpretError, UndefinedBehaviorError
 from xmux.runtime.interpreter.values import to_signed

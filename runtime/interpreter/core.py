@@ -13,7 +13,7 @@ xDSL's ``emit_error`` would bury an ``XmuxError`` in a diagnostic of the whole m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects import func, scf
 from xdsl.interpreter import (
@@ -27,10 +27,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
-from xmux.errors import NotSupportedError
-
-if TYPE_CHECKING:
-    from xmux.runtime.interpreter.workgroup import Launch, WorkItem
+from xmux.abi.errors import NotSupportedError
 
 
 class _Impls(_InterpreterFunctionImpls):
@@ -128,8 +125,10 @@ class XInterpreter(Interpreter):
     shared: Shared | None = None
     #: SSA values of the current call frame, keyed by ``id(value)``
     env: dict[int, Any] = field(default_factory=dict)
-    wi: WorkItem | None = None
-    launch: Launch | None = None
+    #: the ``workgroup.WorkItem`` / ``workgroup.Launch`` running (None for the host program);
+    #: untyped here: workgroup.py builds on this module
+    wi: Any = None
+    launch: Any = None
     #: the op being interpreted (for error messages)
     op: Operation | None = None
     #: func.call ops of the current call chain (barrier identity, error messages)

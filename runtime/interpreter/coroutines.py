@@ -20,8 +20,8 @@ from typing import Any
 from xdsl.dialects import func, memref, scf
 from xdsl.ir import Operation, Region
 
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import mux
-from xmux.errors import NotSupportedError
 from xmux.runtime.interpreter.arith import width_of
 from xmux.runtime.interpreter.errors import UndefinedBehaviorError
 from xmux.runtime.interpreter.values import to_signed

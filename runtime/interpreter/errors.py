@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xmux.errors import NotSupportedError, XmuxError
+from xmux.abi.errors import NotSupportedError, XmuxError
 
 __all__ = [
     "DataRaceError",

@@ -36,7 +36,8 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
+from xmux.dialects.memref_atomic import ATOMIC_KINDS
 from xmux.runtime.interpreter import arith as _arith
 from xmux.runtime.interpreter.errors import (
     DataRaceError,
@@ -353,13 +354,6 @@ def atomic_combine(kind: str, old: Any, v: Any, w: int | None) -> Any:
         "maxu": lambda: max(old, v),
         "minu": lambda: min(old, v),
     }[kind]()
-
-
-ATOMIC_KINDS = {
-    0: "addf", 1: "addi", 2: "assign", 3: "maximumf", 4: "maxs", 5: "maxu", 6: "minimumf",
-    7: "mins", 8: "minu", 9: "mulf", 10: "muli", 11: "ori", 12: "andi", 13: "maxnumf",
-    14: "minnumf",
-}
 
 
 def _mixed(static, dynamic) -> list[int]:

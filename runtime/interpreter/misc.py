@@ -13,9 +13,8 @@ from xdsl.dialects.builtin import VectorType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute
 
-from xmux.dialects import spec
-from xmux.errors import NotSupportedError
-from xmux.lowering import llvmx
+from xmux.abi.errors import NotSupportedError
+from xmux.dialects import llvmx, spec
 from xmux.runtime.interpreter.arith import _lanes, maxnumf, minnumf
 from xmux.runtime.interpreter.math import fma
 from xmux.runtime.interpreter.memory import MemRef, atomic_combine, resolve_address

@@ -94,7 +94,7 @@ class MuxFunctions(InterpreterFunctions):
 
     @impl(mux.SetLocalIdOp)
     def run_set_local_id(self, interp, op, args):
-        from xmux.errors import NotSupportedError
+        from xmux.abi.errors import NotSupportedError
 
         raise NotSupportedError(
             f"mux.set_local_id belongs to scheduled kernels (work-item-loops); the interpreter "

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
 
 FLOAT_DTYPES: dict[type, type[np.floating]] = {
     Float16Type: np.float16,

@@ -24,8 +24,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.scoped_dict import ScopedDict
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import mux
-from xmux.errors import XmuxError
 from xmux.runtime.interpreter.core import Shared, XInterpreter, enclosing_function, op_text
 from xmux.runtime.interpreter.errors import DivergentBarrierError, InterpretError
 

@@ -42,7 +42,7 @@ TARGETS = ("cpu", "host")
 
 def _interpret(text: str) -> list[int]:
     """The printed i64 values of the reference interpreter's run on the cpu target."""
-    from xmux.runtime.interpreter.driver import run_host
+    from xmux.interpret import run_host
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -4,8 +4,9 @@
 - ``convert-acc-to-oacc``: ``acc_common`` (errors, data-clause op groups, index builder),
   ``outline`` (``Outliner``: the construct into a kernel, data clauses, launch),
   ``partition`` (``LoopPartitioner``: ``acc.loop`` over gang/worker/vector),
+  ``masking`` (``RoundMasker``: what every work-item runs masked around partitioned loops),
   ``reduction_builtins`` (recipes checked, ``oacc`` reduction builtins placed).
 - ``expand-oacc-reductions``: ``oacc_kernels`` (the kernels and their builtins),
   ``reduction_ops`` (reduction arithmetic, atomics, spin locks), ``expand_cpu``
-  (``CpuExpander``: the ``target=cpu`` expansion per level).
+  (``CpuExpander``: the ``expansion=cpu`` expansion per level).
 """

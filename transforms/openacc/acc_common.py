@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.errors import NotSupportedError, XmuxError
+from xmux.abi.errors import NotSupportedError, XmuxError
 
 PASS = "convert-acc-to-oacc"
 

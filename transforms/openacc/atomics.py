@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.lowering import llvmx
+from xmux.dialects import llvmx
 from xmux.transforms.lower_work_group_collectives import Ops
 from xmux.transforms.openacc.acc_common import err, unsupported
 

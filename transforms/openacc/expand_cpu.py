@@ -1,4 +1,4 @@
-"""The ``target=cpu`` expansion of ``expand-oacc-reductions``: gangs as work-groups,
+"""The ``expansion=cpu`` expansion of ``expand-oacc-reductions``: gangs as work-groups,
 workers and vector lanes as work-items; plans the work-group local buffers and locks, then
 expands each builtin per level (see the pass's docstring for the scheme)."""
 
@@ -23,9 +23,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from xmux.dialects import attrs, mux, oacc
+from xmux.dialects import attrs, llvmx, mux, oacc
 from xmux.dialects.oacc import Level
-from xmux.lowering import llvmx
 from xmux.transforms.lower_work_group_collectives import (
     LOCAL_MEMORY_SPACE,
     MAX_WORK_GROUP_SIZE,
@@ -99,7 +98,7 @@ def _in_loop(op: Operation, fn: func.FuncOp) -> bool:
 
 
 class CpuExpander:
-    """The ``target=cpu`` expansion of a module's kernels: ``plan`` declares the buffers and
+    """The ``expansion=cpu`` expansion of a module's kernels: ``plan`` declares the buffers and
     locks every builtin needs, ``expand`` then replaces the builtins one by one."""
 
     def __init__(self, module: ModuleOp, kernels: list[Kernel],

@@ -1,4 +1,4 @@
-"""The ``target=ptx`` expansion of ``expand-oacc-reductions``: GCC's PTX design on an NVIDIA
+"""The ``expansion=ptx`` expansion of ``expand-oacc-reductions``: GCC's PTX design on an NVIDIA
 GPU, where the threads of a CTA (work-group) really run concurrently. Vector lanes within a
 warp reduce with ``shfl.sync`` butterflies, workers through a shared-memory slot each and the
 work-group barrier of their join, gangs with one device-scope atomic (or the gang lock in
@@ -24,9 +24,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, SSAValue
 
-from xmux.dialects import mux, oacc
+from xmux.dialects import llvmx, mux, oacc
 from xmux.dialects.oacc import Level
-from xmux.lowering import llvmx
 from xmux.transforms.lower_work_group_collectives import MAX_WORK_GROUP_SIZE, Ops
 from xmux.transforms.openacc.expand_cpu import (
     GANG_LOCK,
@@ -136,7 +135,7 @@ def shuffle_xor(b: Ops, v: SSAValue, lane_mask: int, members: SSAValue) -> SSAVa
 
 
 class PtxExpander(CpuExpander):
-    """The ``target=ptx`` expansion: plans the shared-memory buffers (worker slots, vector
+    """The ``expansion=ptx`` expansion: plans the shared-memory buffers (worker slots, vector
     partials) and the gang lock, then replaces the builtins one by one."""
 
     def __init__(self, module: ModuleOp, kernels: list[Kernel],

@@ -10,9 +10,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, oacc
 from xmux.dialects.oacc import Level
-from xmux.errors import XmuxError
 
 _BUILTINS = (
     oacc.ReductionBuiltinOp,

@@ -1,26 +1,19 @@
 """Loops of ``convert-acc-to-oacc``: ``acc.loop`` partitioned over the gang, worker and
 vector levels (uniform-trip-count ``scf.for`` loops over ``oacc.dim_pos``/``dim_size``,
-masked remainder rounds, collapse)."""
+remainder rounds, collapse). What every work-item runs masked, in a remainder round or
+worker-partitioned code that holds partitioned loops, is ``masking.py``'s."""
 
 from __future__ import annotations
 
-from xdsl.dialects import acc, arith, complex, func, memref, scf
-from xdsl.dialects.builtin import (
-    AnyFloat,
-    ArrayAttr,
-    ComplexType,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-)
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects import acc, arith, func, scf
+from xdsl.dialects.builtin import ArrayAttr, IndexType
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsTerminator, is_side_effect_free
 
 from xmux.dialects import oacc
 from xmux.dialects.oacc import Level
 from xmux.transforms.openacc.acc_common import Builder, const_int, err, unsupported
+from xmux.transforms.openacc.masking import RoundMasker, has_partitioned
 from xmux.transforms.openacc.reduction_builtins import Red, ReductionBuiltins
 
 _LEVELS = (Level.GANG, Level.WORKER, Level.VECTOR)
@@ -40,14 +33,8 @@ class LoopPartitioner:
         self.where = where
         self.reductions = reductions
         self.loop_reds: dict[acc.LoopOp, list[Red]] = {}
-        #: acc.loops inside a masked remainder round -> the round's validity
-        self.loop_valid: dict[acc.LoopOp, SSAValue] = {}
-        #: sequential acc.loops holding partitioned loops inside a masked round: they keep
-        #: their trip count (the nested loops' barriers need it uniform), their body is masked
-        self.seq_valid: dict[acc.LoopOp, SSAValue] = {}
-        #: sequential acc.loops holding partitioned loops in worker-partitioned code: their
-        #: scf.ifs around partitioned loops are if-converted (_if_convert)
-        self.seq_ifconv: set[acc.LoopOp] = set()
+        #: the masks of rounds that every work-item runs (masking.py)
+        self.masks = RoundMasker(where, self._loop_levels)
 
     def lower_loops(self, kernel: func.FuncOp) -> None:
         while True:
@@ -111,7 +98,7 @@ class LoopPartitioner:
         ntrip = ntrips[0]
         for t in ntrips[1:]:
             ntrip = b.mul(ntrip, t)
-        valid = self.loop_valid.pop(lp, None)
+        valid = self.masks.round_validity(lp)
         if valid is not None:
             # inside a masked remainder round: no iteration for the masked positions
             ntrip = b.v(arith.SelectOp(valid, ntrip, c0))
@@ -141,12 +128,7 @@ class LoopPartitioner:
             body = Block(arg_types=[IndexType()])
             bb = Builder(InsertPoint.at_end(body))
             self._inline_body(self._clone_body(lp), body, ivs_of(bb, body.args[0]), bb)
-            seq_valid = self.seq_valid.pop(lp, None)
-            if seq_valid is not None:
-                self._mask_block(body, seq_valid)
-            elif lp in self.seq_ifconv:
-                self.seq_ifconv.discard(lp)
-                self._if_convert_block(body)
+            self.masks.finish_sequential_body(lp, body)
             body.add_op(scf.YieldOp())
             b.op(scf.ForOp(c0, ntrip, c1, [], body))
             return
@@ -166,7 +148,7 @@ class LoopPartitioner:
             rest = b.v(arith.SubiOp(ntrip, b.v(arith.MinUIOp(gstart, ntrip))))
             ntrip = b.v(arith.MinUIOp(rest, chunk))
             levels = levels[1:]
-        if Level.WORKER in levels and not _has_partitioned(lp.region):
+        if Level.WORKER in levels and not has_partitioned(lp.region):
             # workers take contiguous chunks of whole vector rounds: a worker is a row of the
             # work-group's work-item nest, so it streams through its part (its trip count may
             # differ from the other workers': nothing in the body synchronizes them)
@@ -204,7 +186,7 @@ class LoopPartitioner:
             k = bb.add(gstart, k)
         self._inline_body(self._clone_body(lp), body, ivs_of(bb, k), bb)
         if Level.WORKER in levels:
-            self._if_convert_block(body)
+            self.masks.if_convert_block(body)
         body.add_op(scf.YieldOp())
         b.op(scf.ForOp(c0, full, c1, [], body))
         # remainder round, guarded
@@ -213,11 +195,11 @@ class LoopPartitioner:
         if gstart is not None:
             k = b.add(gstart, k)
         region = self._clone_body(lp)
-        if (Level.WORKER in levels or Level.VECTOR in levels) and _has_partitioned(region):
+        if (Level.WORKER in levels or Level.VECTOR in levels) and has_partitioned(region):
             # Nested partitioned loops synchronize the work-group (fork/join, reductions), so
             # every work-item runs the round; the masked positions run no iteration of them
-            # and skip the other side effects (see _masked).
-            self._masked(region, b, ivs_of(b, k), ok)
+            # and skip the other side effects (masking.py).
+            self.masks.masked(region, b, ivs_of(b, k), ok)
             return
         then = Block()
         tb = Builder(InsertPoint.at_end(then))
@@ -285,141 +267,8 @@ class LoopPartitioner:
         assert len(originals) == len(clones)
         for o, c in zip(originals, clones, strict=True):
             self.loop_reds[c] = self.loop_reds[o]
-            if o in self.loop_valid:
-                self.loop_valid[c] = self.loop_valid[o]
-            if o in self.seq_valid:
-                self.seq_valid[c] = self.seq_valid[o]
-            if o in self.seq_ifconv:
-                self.seq_ifconv.add(c)
+            self.masks.inherit(o, c)
         return region
-
-    def _masked(self, region: Region, b: Builder, ivs: list[SSAValue], valid: SSAValue,
-                ) -> None:
-        """Inline a remainder round that every work-item runs: nested acc.loops get no
-        iteration where ``valid`` is false (a sequential loop holding partitioned loops keeps
-        its trip count and masks its body), region ops holding partitioned loops keep their
-        control and mask their bodies; other ops with effects (or that may trap) run under
-        ``scf.if valid`` (results: zero where masked); pure ops run unguarded."""
-        src = region.block
-        for a, v in zip(src.args, ivs, strict=True):
-            a.replace_all_uses_with(v)
-        for o in list(src.ops):
-            o.detach()
-            if isinstance(o, (acc.YieldOp, acc.TerminatorOp)):
-                o.erase()
-                continue
-            b.op(o)
-            self._mask_op(o, valid)
-
-    def _if_convert(self, o: scf.IfOp, valid: SSAValue | None) -> None:
-        """Both branches of an ``scf.if`` holding partitioned loops run on every work-item,
-        each masked by its condition (and ``valid``): inside worker-partitioned code the
-        condition may differ between workers, but the nested loops' forks and joins are
-        work-group barriers on the CPU, which every work-item must reach alike."""
-        b = Builder(InsertPoint.before(o))
-        c = o.cond
-        nc = b.v(arith.XOrIOp(c, b.v(arith.ConstantOp(IntegerAttr(1, IntegerType(1))))))
-        vt = c if valid is None else b.v(arith.AndIOp(valid, c))
-        ve = nc if valid is None else b.v(arith.AndIOp(valid, nc))
-        outs: list[list[SSAValue]] = []
-        for region, v in ((o.true_region, vt), (o.false_region, ve)):
-            if not region.blocks:
-                outs.append([])
-                continue
-            blk = region.block
-            y = blk.last_op
-            for op in list(blk.ops):
-                if op is y:
-                    continue
-                op.detach()
-                b.op(op)
-                self._mask_op(op, v)
-            outs.append(list(y.operands) if y is not None else [])
-        for i, r in enumerate(o.results):
-            r.replace_all_uses_with(b.v(arith.SelectOp(c, outs[0][i], outs[1][i])))
-        o.detach()
-        o.erase()
-
-    def _if_convert_block(self, block: Block) -> None:
-        """If-convert the ``scf.if``\\ s holding partitioned loops in a worker-partitioned
-        body (see ``_if_convert``); sequential loops holding them get the same later."""
-        for o in list(block.ops):
-            if not any(_has_partitioned(r) for r in o.regions):
-                continue
-            if isinstance(o, scf.IfOp):
-                self._if_convert(o, None)
-            elif isinstance(o, acc.LoopOp):
-                self._check_uniform(o, [*o.lowerbound, *o.upperbound, *o.step])
-                self.seq_ifconv.add(o)
-            elif isinstance(o, scf.ForOp | scf.WhileOp):
-                self._check_uniform(o, list(o.operands) if isinstance(o, scf.WhileOp)
-                                    else [o.lb, o.ub, o.step])
-                for r in o.regions:
-                    for blk in r.blocks:
-                        self._if_convert_block(blk)
-            else:
-                for r in o.regions:
-                    for blk in r.blocks:
-                        self._if_convert_block(blk)
-
-    def _check_uniform(self, o: Operation, control: list[SSAValue]) -> None:
-        """A loop around partitioned loops in worker-partitioned code must run the same
-        number of times on every worker (the nested forks/joins are work-group barriers)."""
-        if any(_depends_on_position(v, set()) for v in control):
-            raise unsupported(
-                f"acc.loop in {self.where}: '{o.name}' around a partitioned loop inside a "
-                "worker loop, with a trip count that differs between workers")
-
-    def _mask_block(self, block: Block, valid: SSAValue) -> None:
-        for o in list(block.ops):
-            self._mask_op(o, valid)
-
-    def _mask_op(self, o: Operation, valid: SSAValue) -> None:
-        where = f"acc.loop in {self.where}"
-        if o.has_trait(IsTerminator):
-            return
-        if isinstance(o, acc.LoopOp):
-            if not self._loop_levels(o) and _has_partitioned(o.region):
-                self.seq_valid[o] = valid  # uniform trip count, masked body
-            else:
-                self.loop_valid[o] = valid
-            return
-        if isinstance(o, scf.IfOp) and any(_has_partitioned(r) for r in o.regions):
-            self._if_convert(o, valid)
-            return
-        if any(_has_partitioned(r) for r in o.regions):
-            if not isinstance(o, _MASKABLE):
-                raise unsupported(f"{where}: '{o.name}' around a partitioned loop inside a "
-                                   "worker/vector loop whose trip count is not a multiple of "
-                                   "its size")
-            for r in o.regions:
-                for blk in r.blocks:
-                    self._mask_block(blk, valid)
-            return
-        if isinstance(o, memref.AllocaOp) or (
-                not o.regions and is_side_effect_free(o) and not isinstance(o, _TRAPPING)):
-            return  # (a private allocation: every work-item has its own)
-        then = Block()
-        zeros = [_zero(r.type, where, o) for r in o.results]
-        other = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
-        guard = scf.IfOp(valid, [r.type for r in o.results], Region(then),
-                         Region(other) if o.results else None)
-        parent = o.parent_block()
-        assert parent is not None
-        parent.insert_op_before(guard, o)
-        o.detach()
-        then.add_op(o)
-        then.add_op(scf.YieldOp(*o.results))
-        for r, nr in zip(o.results, guard.results, strict=True):
-            r.replace_uses_with_if(nr, lambda u, g=guard: not g.is_ancestor(u.operation))
-
-
-#: region ops that keep their control in a masked round and mask their bodies
-_MASKABLE = (scf.IfOp, scf.ForOp, scf.WhileOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
-
-_TRAPPING = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp,
-             arith.CeilDivUIOp, arith.FloorDivSIOp)
-
 
 def _gang_static_only(lp: acc.LoopOp) -> bool:
     kinds = lp.gang_operands_arg_type
@@ -436,38 +285,3 @@ def _gang_static(lp: acc.LoopOp) -> SSAValue | None:
     v = lp.gang_operands[0]
     c = const_int(v)
     return None if c is not None and c < 0 else v
-
-
-def _depends_on_position(v: SSAValue, seen: set[SSAValue]) -> bool:
-    """Whether ``v`` is computed from a worker or vector position (``oacc.dim_pos``)."""
-    if v in seen:
-        return False
-    seen.add(v)
-    owner = v.owner
-    if isinstance(owner, oacc.DimPosOp):
-        return owner.level_value != Level.GANG
-    if isinstance(owner, Block):
-        p = owner.parent_op()
-        if isinstance(p, scf.ForOp) and v is owner.args[0]:
-            return any(_depends_on_position(x, seen) for x in (p.lb, p.ub, p.step))
-        return p is not None and any(_depends_on_position(x, seen) for x in p.operands)
-    return any(_depends_on_position(x, seen) for x in owner.operands)
-
-
-def _has_partitioned(region: Region) -> bool:
-    """Whether ``region`` holds an acc.loop partitioned over some level."""
-    return any(
-        isinstance(o, acc.LoopOp) and (o.gang or o.gang_operands or o.worker or o.vector)
-        for o in region.walk()
-    )
-
-
-def _zero(t: Attribute, where: str, op: Operation) -> Operation:
-    if isinstance(t, IntegerType | IndexType):
-        return arith.ConstantOp(IntegerAttr(0, t))
-    if isinstance(t, AnyFloat):
-        return arith.ConstantOp(FloatAttr(0.0, t))
-    if isinstance(t, ComplexType):
-        el = t.element_type
-        return complex.ConstantOp(ArrayAttr([FloatAttr(0.0, el), FloatAttr(0.0, el)]), t)
-    raise unsupported(f"{where}: '{op.name}' producing {t} in a masked remainder round")

@@ -25,10 +25,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
-from xmux.dialects import oacc
+from xmux.abi.errors import NotSupportedError
+from xmux.dialects import llvmx, oacc
 from xmux.dialects.oacc import ReductionKind
-from xmux.errors import NotSupportedError
-from xmux.lowering import llvmx
 from xmux.transforms.lower_work_group_collectives import Ops
 
 R = ReductionKind

@@ -15,8 +15,8 @@ from __future__ import annotations
 from xdsl.dialects import func, memref, scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from xmux.abi.errors import XmuxError
 from xmux.dialects import attrs, mux
-from xmux.errors import XmuxError
 
 
 def per_work_item_arrays(kernel: func.FuncOp) -> list[SSAValue]:

@@ -48,8 +48,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
-from xmux.errors import NotSupportedError
 from xmux.transforms.uniformity import is_control_barrier, is_pure
 from xmux.transforms.wi_loops.nests import NestFactory, byte_size, storable
 from xmux.transforms.wi_loops.storage import MAX_REMAT

@@ -25,7 +25,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
+from xmux.transforms.insert_bounds_checks import Sites
 from xmux.transforms.uniformity import free_values, is_control_barrier
+from xmux.transforms.wi_loops.divergence import checkable, insert_check
 from xmux.transforms.wi_loops.nests import Nest, NestFactory
 from xmux.transforms.wi_loops.regions import Regions
 from xmux.transforms.wi_loops.storage import Copy, StoragePlan
@@ -195,8 +197,11 @@ class _Lifted(ABC):
 class Emitter(_Lifted):
     """Emits one analysed program (see the module docstring)."""
 
-    def __init__(self, plan: StoragePlan, factory: NestFactory) -> None:
+    def __init__(self, plan: StoragePlan, factory: NestFactory,
+                 check: tuple[Sites, str] | None = None) -> None:
         self.plan = plan
+        #: the checking mode's divergent-barrier check: its message sites and the kernel
+        self.check = check
         self.r = plan.regions
         self.f = factory
         self.env: dict[SSAValue, SSAValue] = {}
@@ -299,6 +304,11 @@ class Emitter(_Lifted):
                     memref.StoreOp.get(seg.mapping[v], self.slots[dst], [seg.nest.lin]),
                     seg.nest.ip,
                 )
+        for v in seg.defined:
+            if v in self.r.uniformize and self.check is not None and checkable(v):
+                sites, kernel = self.check
+                insert_check(sites, kernel, self.r.uniformized_for[v], seg.mapping[v],
+                             self.slots[v], seg.nest.ip)
         for v in seg.defined:
             if v in self.r.uniformize:
                 load = memref.LoadOp.get(self.slots[v], [self.f.zero()])

@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from xmux.transforms.insert_bounds_checks import Sites
 from xmux.transforms.wi_loops.emit import Emitter
 from xmux.transforms.wi_loops.nests import NestFactory
 from xmux.transforms.wi_loops.regions import Regions, form_regions
@@ -54,9 +55,11 @@ class Fission:
         self.plan = plan_storage(self.regions)
         return self.plan
 
-    def emit(self, factory: NestFactory, ip: InsertPoint) -> None:
-        """Emit the group-level code at ``ip`` (after ``analyze``)."""
+    def emit(self, factory: NestFactory, ip: InsertPoint,
+             check: tuple[Sites, str] | None = None) -> None:
+        """Emit the group-level code at ``ip`` (after ``analyze``); ``check``: the checking
+        mode's divergent-barrier check (``divergence.py``: message sites, kernel name)."""
         assert self.plan is not None, "analyze() first"
-        emitter = Emitter(self.plan, factory)
+        emitter = Emitter(self.plan, factory, check)
         emitter.emit(ip)
         self.wi_loops = emitter.wi_loops

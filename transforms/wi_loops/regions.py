@@ -125,6 +125,8 @@ class Regions:
     levels: list[tuple[Block, list[Operation]]] = field(default_factory=list)
     wg: set[SSAValue] = field(default_factory=set)
     uniformize: set[SSAValue] = field(default_factory=set)
+    #: the lifted op whose control each uniformized value is
+    uniformized_for: dict[SSAValue, Operation] = field(default_factory=dict)
     single: set[Operation] = field(default_factory=set)
     seg_index: dict[Operation, int] = field(default_factory=dict)
     last_index: dict[Block, int] = field(default_factory=dict)
@@ -254,6 +256,7 @@ class Regions:
                 if not storable(v.type):
                     raise Unstructured(op, f"control value of type {v.type}")
                 self.uniformize.add(v)
+                self.uniformized_for.setdefault(v, op)
         if single_work_item:
             self.single = {op for _, ops in self.levels for op in ops if self._runs_once(op)}
         self._segments()

@@ -48,7 +48,7 @@ from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import MemRefType, NoneAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from xmux.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError
 from xmux.transforms.uniformity import ancestor_in, is_control_barrier, is_pure
 from xmux.transforms.wi_loops.nests import Unstructured, byte_size, storable
 from xmux.transforms.wi_loops.regions import Regions, lifted_values

@@ -1,3 +1,4 @@
+// REQUIRES: host-runs-target
 // RUN: xmux-run %s | filecheck %s
 // examples/acc_sum.mlir in the LLVM 19 form, as mlir-opt-19 reads and prints it: the recipe named
 // in the construct's clause, reduction(@add_f64 -> %red : memref<f64>), none on acc.reduction.

@@ -1,6 +1,6 @@
 // RUN: xmux-opt %s -p add-kernel-wrapper-nvptx | filecheck %s
 
-// The PTX entry @k takes each argument flattened (runtime/nvptx_abi.py): a memref as its
+// The PTX entry @k takes each argument flattened (abi/nvptx_abi.py): a memref as its
 // aligned pointer, offset, sizes and strides; a local-memory memref as a byte offset into the
 // dynamic shared memory; index as i64, i1 as i8; then the 16 fields of the launch record. It
 // rebuilds the descriptors and the record and calls the kernel, renamed @"k.mux-kernel".

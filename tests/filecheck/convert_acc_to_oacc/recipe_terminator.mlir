@@ -2,7 +2,7 @@
 
 // (The same program with acc.terminator ending the recipes' copy / destroy regions, as
 // upstream MLIR's own tests write them: xDSL 0.74's acc.terminator verifier refused it,
-// dialects/acc_compat.py accepts it; the lowering is the same.)
+// dialects/xdsl_compat.py (acc_terminator_in_recipes) accepts it; the lowering is the same.)
 // private: a per-work-item memref.alloca at the kernel entry; firstprivate: the same plus a
 // copy of the original (at the entry for the construct's clause, at the clause's place for a
 // loop's); the original is passed to the kernel only when copied.

@@ -1,6 +1,6 @@
 // RUN: xmux-opt %s -p define-mux-builtins-nvptx | filecheck %s
 
-// Queries read NVVM's special registers and the launch record (runtime/nvptx_abi.py), all at
+// Queries read NVVM's special registers and the launch record (abi/nvptx_abi.py), all at
 // the top of the function: %tid / %ntid / %ctaid plus the group base, enqueued local size and
 // global offset of the launch. Functions that use queries (and their callers, and entry
 // points) get the trailing %launch record; calls pass it on.

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // complex<f64> worker reductions use two slots of the f64 buffer (real and imaginary part,
 // distinct per rid); complex add combines part by part.
 

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // Gang fini into a copy object with an atomic RMW for the type/op (f32 add, i32 max): done by
 // local linear id 0 only; init = init_val; the gang lock vanishes (every fini is atomic);
 // gang fork/join vanish.

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // cpu expansion of a gang reduction into a private RESULT (no res): setup/teardown V = LOCAL,
 // init V = init_val, fini is a NOP (the reference: reductions into a private at gang level
 // have no defined result outside the gang) and no lock is needed.

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // Gang fini without an atomic RMW for the type/op (f64 mul, complex<f32> mul): a plain
 // load/OP/store inside the global spin lock @__oacc_gang_lock (cmpxchg 0 -> 1 loop + acquire
 // fence; release fence + xchg 0), all by local linear id 0. Complex mul on the parts.

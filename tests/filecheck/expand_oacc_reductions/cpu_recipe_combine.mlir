@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // Builtins naming an oacc.reduction_recipe take the identity from its init region and the
 // combine from its combiner region (cloned), whatever their kind says: a gang fini whose
 // combiner is one atomicrmw operation (arith.minsi) is that atomic; one that is not

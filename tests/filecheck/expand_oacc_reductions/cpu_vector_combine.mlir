@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // Vector level on cpu: init keeps LOCAL in lane 0 and init_val elsewhere; fork/join are
 // work-group barriers; fini stores each lane's value at [row][worker * vl + lane] of
 // @__oacc_vector_red_f32 (rows x nw*vl); teardown folds the worker's lanes in lane order, so

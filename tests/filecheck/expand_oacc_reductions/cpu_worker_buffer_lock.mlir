@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // Worker level on cpu: a work-group local slot per (lid, rid) in @__oacc_worker_red_i32; setup
 // writes slot = LOCAL from local linear id 0 (after a barrier: the setup is inside a loop, so
 // the previous round's teardown may still read the slot) and resets the worker lock;

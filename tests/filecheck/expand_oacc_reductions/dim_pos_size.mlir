@@ -1,5 +1,5 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s --check-prefix=CPU
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=host}' | filecheck %s --check-prefix=HOST
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s --check-prefix=CPU
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=host}' | filecheck %s --check-prefix=HOST
 // oacc.dim_pos / oacc.dim_size: cpu maps gang to the group id / the number of gangs and
 // worker / vector to local ids / sizes along oacc.level_dims (here gang 1, worker 0,
 // vector 2); sizes are constants where oacc.dims has them, queries where dynamic (-1).

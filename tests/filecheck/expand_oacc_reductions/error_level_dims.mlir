@@ -1,4 +1,4 @@
-// RUN: not xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' 2>&1 | filecheck %s
+// RUN: not xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' 2>&1 | filecheck %s
 // Worker and vector reductions need the two levels on different local dimensions.
 
 func.func @k(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = array<i64: 8, 4, 32>, oacc.level_dims = array<i64: 0, 0, 0>} {

@@ -1,4 +1,4 @@
-// RUN: not xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' 2>&1 | filecheck %s
+// RUN: not xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' 2>&1 | filecheck %s
 // The atomic gang fini needs the address of the RESULT object: a dynamic offset is refused.
 
 func.func @k(%a: f32, %r: memref<f32, strided<[], offset: ?>>) attributes {mux.kernel = "entry_point", oacc.dims = array<i64: 8, 1, 1>} {

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=host}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=host}' | filecheck %s
 // Host expansion of a gang reduction into a private RESULT (no res): every builtin is
 // V = LOCAL, so the single thread accumulates straight into the private variable.
 

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=host}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=host}' | filecheck %s
 // Host expansion of a gang reduction into a copy object (the reference's default
 // implementation): setup V = *res; init and fini V = LOCAL; teardown *res = LOCAL, V = LOCAL;
 // lock/unlock/fork/join vanish; the kernel's required work-group size becomes 1x1x1.

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=host}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=host}' | filecheck %s
 // The host target runs every OpenACC kernel as a single thread: each mux.launch of one gets
 // global = local = 1 in every dimension (offsets kept); launches of other kernels are kept.
 

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=host}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=host}' | filecheck %s
 // Host expansion of a combined worker + vector reduction: every builtin is V = LOCAL, the
 // forks, joins and locks vanish, positions are 0 and sizes 1 (one thread runs every iteration).
 

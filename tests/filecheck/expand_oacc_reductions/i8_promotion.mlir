@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=cpu}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=cpu}' | filecheck %s
 // i8 (and i16) values are promoted to i32 in the work-group buffers: sign-extended on the way
 // in (max/min stay signed), combined in i32, truncated on the way out.
 

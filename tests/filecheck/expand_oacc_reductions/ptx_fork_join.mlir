@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=ptx}' --split-input-file | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=ptx}' --split-input-file | filecheck %s
 // Fork/join on ptx with vector_length(1): the vector level has one lane, so its fork/join
 // inside worker-partitioned code synchronise nothing; in worker-single code (4 workers) they
 // stay work-group barriers (every worker reads what worker 0 wrote before the fork). Gang

@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=ptx}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=ptx}' | filecheck %s
 // Gang level on ptx: init = init_val; the fini is performed once per gang (local linear id 0):
 // one relaxed device-scope atomicrmw where LLVM has the operation (lid 0: add), otherwise
 // load/OP/store under the gang lock in global memory (lid 1: mul), a cmpxchg loop with

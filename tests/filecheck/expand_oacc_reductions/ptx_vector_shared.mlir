@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=ptx}' --split-input-file | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=ptx}' --split-input-file | filecheck %s
 // Vector groups that are not within one warp. vector_length(64): each warp of the group
 // shuffles over its 32 lanes, its lane 0 writes the warp's partial to
 // @__oacc_vector_red_f32[row][worker * 2 + lane / 32]; the join is a work-group barrier; the

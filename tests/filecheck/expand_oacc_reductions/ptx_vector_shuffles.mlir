@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=ptx}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=ptx}' | filecheck %s
 // Vector level on ptx, vector_length(8) (a vector group lies within a warp): init keeps LOCAL
 // in lane 0 and init_val elsewhere; fork/join inside worker-partitioned code synchronise the
 // group's 8 lanes of the warp (bar.warp.sync on a mask from the group's first lane); fini is a

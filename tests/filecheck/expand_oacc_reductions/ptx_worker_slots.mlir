@@ -1,4 +1,4 @@
-// RUN: xmux-opt %s -p 'expand-oacc-reductions{target=ptx}' | filecheck %s
+// RUN: xmux-opt %s -p 'expand-oacc-reductions{expansion=ptx}' | filecheck %s
 // Worker level on ptx: a shared-memory slot per worker in each (lid, rid) row of
 // @__oacc_worker_red_i64 (no lock: the worker lock vanishes); setup keeps LOCAL, init gives it
 // to worker 0 (init_val elsewhere); fini: vector lane 0 of each worker writes its slot;

@@ -1,3 +1,4 @@
+// REQUIRES: host-runs-target
 // RUN: xmux-opt %s -p 'lower-spec-constants{mode=emulated}' | filecheck %s
 // RUN: xmux-opt %s -p 'lower-spec-constants{mode=emulated},convert-mux-launch' | filecheck %s --check-prefix=LOWERED
 

@@ -18,7 +18,7 @@ func.func @only_barrier() attributes {mux.kernel = "entry_point"} {
   func.return
 }
 
-// CHECK:      func.func @k(%x: i32) -> i32 attributes {mux.kernel = "entry_point", mux.reqd_sub_group_size = 4 : i64} {
+// CHECK:      func.func @k(%x: i32) -> i32 attributes {mux.kernel = "entry_point", mux.reqd_sub_group_size = 4 : i64, mux.max_work_group_size = 1024 : i64} {
 // CHECK-NEXT:   mux.work_group_barrier id 1, sub_group, <acq_rel, sub_group_memory> {mux.sub_group_scope}
 // CHECK:        mux.work_group_barrier id 2, work_group, <acq_rel, work_group_memory> {mux.sub_group_scope}
 // CHECK:        mux.work_group_barrier id 3, work_group, <acq_rel, work_group_memory> {mux.sub_group_scope}

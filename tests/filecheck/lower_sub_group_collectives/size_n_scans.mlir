@@ -13,7 +13,7 @@ func.func @k(%x: i32) -> (i32, i32, i32) attributes {mux.kernel = "entry_point"}
 }
 
 // CHECK:      memref.global "private" @__mux_sg_scratch_i32 : memref<3x1024xi32, 3 : i64>
-// CHECK:      func.func @k(%x: i32) -> (i32, i32, i32) attributes {mux.kernel = "entry_point", mux.reqd_sub_group_size = 4 : i64} {
+// CHECK:      func.func @k(%x: i32) -> (i32, i32, i32) attributes {mux.kernel = "entry_point", mux.reqd_sub_group_size = 4 : i64, mux.max_work_group_size = 1024 : i64} {
 // CHECK-NEXT:   %[[LID:.*]] = mux.get_local_linear_id : index
 // CHECK-NEXT:   %[[S:.*]] = memref.get_global @__mux_sg_scratch_i32
 // CHECK-NEXT:   %[[R0:.*]] = arith.constant 0 : index

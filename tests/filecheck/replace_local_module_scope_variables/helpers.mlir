@@ -48,7 +48,8 @@ func.func @k(%out: memref<?xf32>, %i: index) attributes {mux.kernel = "entry_poi
 // CHECK:          func.call @rec(%c0, %local_mem) : (index, !llvm.ptr) -> ()
 // CHECK:      func.func @k(%out: memref<?xf32>, %i: index) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 256 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<64 x f32>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<768 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:   %y = func.call @mid(%i, %local_mem) : (index, !llvm.ptr) -> f32
 // CHECK-NEXT:   func.call @rec(%i, %local_mem) : (index, !llvm.ptr) -> ()
 // CHECK-NEXT:   memref.store %y, %out[%i] : memref<?xf32>

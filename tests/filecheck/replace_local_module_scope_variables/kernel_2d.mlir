@@ -23,7 +23,8 @@ func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
 // CHECK-NOT:  memref.global
 // CHECK-NEXT:   func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 1024 : i64} {
 // CHECK-NEXT:     %0 = arith.constant 1 : i64
-// CHECK-NEXT:     %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<256 x f32>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:     %local_guarded = llvm.alloca %0 x !llvm.array<3072 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[1024] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:     %1 = llvm.getelementptr inbounds %local_mem[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(!llvm.array<256 x f32>)>
 // CHECK-NEXT:     %2 = llvm.mlir.undef : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>)>
 // CHECK-NEXT:     %3 = llvm.insertvalue %1, %2[0] : [[DESC:!llvm.struct<\(!llvm.ptr, !llvm.ptr, i64, !llvm.array<2 x i64>, !llvm.array<2 x i64>\)>]]

@@ -23,7 +23,8 @@ func.func @k() attributes {mux.kernel = "entry_point"} {
 
 // CHECK:      func.func @k() attributes {mux.kernel = "entry_point", mux.local_mem_usage = 128 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<5 x i8>, !llvm.array<11 x i8>, !llvm.array<3 x i64>, !llvm.array<24 x i8>, !llvm.array<2 x vector<4xf32>>, !llvm.array<1 x f64>)> {alignment = 64 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<640 x i8> {alignment = 64 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:   %1 = llvm.getelementptr inbounds %local_mem[0, 0]
 // CHECK:        %flags = builtin.unrealized_conversion_cast %{{.*}} to memref<5xi1, 3 : i64>
 // CHECK-NEXT:   %{{.*}} = llvm.getelementptr inbounds %local_mem[0, 2]

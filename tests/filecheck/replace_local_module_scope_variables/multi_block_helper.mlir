@@ -20,7 +20,8 @@ func.func @k(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
 
 // CHECK:      func.func @k(%out: memref<?xi32>)
 // CHECK-NEXT:   %{{.*}} = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca
+// CHECK-NEXT:   %local_guarded = llvm.alloca
+// CHECK-NEXT:   %local_mem = llvm.getelementptr inbounds %local_guarded[
 // CHECK:            func.call @"k.mux-wi-body"(%out, %local_mem) : (memref<?xi32>, !llvm.ptr) -> ()
 // CHECK:      func.func private @"k.mux-wi-body"(%out: memref<?xi32>, %local_mem: !llvm.ptr) {
 // CHECK-NEXT:   %{{.*}} = llvm.getelementptr inbounds %local_mem[0, 0]

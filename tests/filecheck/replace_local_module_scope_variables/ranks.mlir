@@ -21,7 +21,8 @@ func.func @k() attributes {mux.kernel = "entry_point"} {
 
 // CHECK:      func.func @k() attributes {mux.kernel = "entry_point", mux.local_mem_usage = 272 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<13 x f32>, !llvm.array<12 x i8>, !llvm.array<48 x i32>, !llvm.array<1 x f64>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<816 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[272] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:   %1 = llvm.getelementptr inbounds %local_mem[0, 0] : {{.*}}
 // CHECK-NEXT:   %2 = llvm.mlir.undef : !llvm.struct<(!llvm.ptr, !llvm.ptr, i64, !llvm.array<1 x i64>, !llvm.array<1 x i64>)>
 // CHECK-NEXT:   %3 = llvm.insertvalue %1, %2[0]

@@ -26,12 +26,14 @@ func.func @none(%in: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
 // CHECK-NOT:  memref.global
 // CHECK:      func.func @a(%out: memref<?xi32>) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 128 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<32 x i32>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<640 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:        %acc = builtin.unrealized_conversion_cast %{{.*}} to memref<32xi32, 3 : i64>
 // CHECK:        %v = memref.load %acc[%c0] : memref<32xi32, 3 : i64>
 // CHECK:      func.func @b(%in: memref<?xi32>) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 128 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<32 x i32>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<640 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:        %acc = builtin.unrealized_conversion_cast %{{.*}} to memref<32xi32, 3 : i64>
 // CHECK:        memref.store %v, %acc[%c1] : memref<32xi32, 3 : i64>
 // CHECK:      func.func @none(%in: memref<?xi32>) attributes {mux.kernel = "entry_point"} {

@@ -16,7 +16,8 @@ func.func @k(%a: memref<?x?xf32>) attributes {mux.kernel = "entry_point"} {
 
 // CHECK:      func.func @k(%a: memref<?x?xf32>) attributes {mux.kernel = "entry_point", mux.local_mem_usage = 256 : i64} {
 // CHECK-NEXT:   %0 = arith.constant 1 : i64
-// CHECK-NEXT:   %local_mem = llvm.alloca %0 x !llvm.struct<(!llvm.array<64 x f32>)> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %local_guarded = llvm.alloca %0 x !llvm.array<768 x i8> {alignment = 16 : i64} : (i64) -> !llvm.ptr
+// CHECK-NEXT: %local_mem = llvm.getelementptr inbounds %local_guarded[256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:        %tile = builtin.unrealized_conversion_cast %{{.*}} to memref<8x8xf32, 3 : i64>
 // CHECK-NOT:    llvm.alloca
 // CHECK:        scf.for

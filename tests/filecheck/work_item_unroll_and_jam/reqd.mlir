@@ -1,10 +1,14 @@
 // RUN: xmux-opt %s -p 'work-item-loops,work-item-loop-interchange,work-item-unroll-and-jam' | filecheck %s
 // RUN: xmux-opt %s -p 'work-item-loops,work-item-loop-interchange,work-item-unroll-and-jam{acc_budget=64}' | filecheck %s --check-prefix=AVX2
 // RUN: xmux-opt %s -p 'work-item-loops,work-item-loop-interchange,work-item-unroll-and-jam{factor=4}' | filecheck %s --check-prefix=FOUR
+// The budget is the module's target's (#xmux.target), never the host's:
+// RUN: xmux-opt %s -p 'attach-target{chip=znver3 vector-bits=256 vector-registers=16},work-item-loops,work-item-loop-interchange,work-item-unroll-and-jam' | filecheck %s --check-prefix=AVX2
+// RUN: xmux-opt %s -p 'attach-target{chip=skylake-avx512 vector-bits=512 vector-registers=32},work-item-loops,work-item-loop-interchange,work-item-unroll-and-jam' | filecheck %s
 
 // Known local sizes (a required size, as in the local-size variants xmux.compile builds per
 // launch size). The cost model keeps R x 16 accumulators of a 16-wide row in vector
-// registers: R = 8 with the default budget of 128 floats, 4 with 64 (AVX2's 16 registers).
+// registers: R = 8 with the default target's budget of 128 floats (AVX-512's 32 registers),
+// 4 with 64 (AVX2's 16 registers).
 // R is at most the size of the dimension, and a divisor of it close to the factor is
 // preferred: no remainder loop then. 5 rows with factor 4: a block of 4 and a remainder.
 

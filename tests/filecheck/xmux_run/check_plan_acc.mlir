@@ -1,3 +1,4 @@
+// REQUIRES: host-runs-target
 // XMUX_CHECK_PLAN=1 checks the barrier plan of work-item loops alone: xmux-run must resolve the
 // check callback it calls (acc fuzz seed 5021 on the device, 2026-11-27: MissingSymbolError
 // for xmux_check_failed; 177 of 600 programs). The value is the fuzz model's.

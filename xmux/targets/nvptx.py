@@ -1,4 +1,4 @@
-"""``xmux.compile(source, target="nvptx")``: the same kernels on an NVIDIA GPU.
+"""The NVPTX target: ``xmux.compile(source, target="nvptx")``, the same kernels on an NVIDIA GPU.
 
 The module runs ``pipelines.nvptx()``, is emitted as NVPTX LLVM IR (``nvptx64-nvidia-cuda``
 and its data layout, kernels as ``ptx_kernel`` functions), optimized at O3 and turned into
@@ -23,16 +23,93 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from xmux.dialects.kernel_layout import KernelInfo, dump_kernel_infos, load_kernel_infos
-from xmux.errors import XmuxError
+from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
-from xmux.spec_api import KernelTable, SpecConstantsAPI
+from xmux.spec_api import KernelTable, SpecConstantsAPI, not_copyable
+from xmux.targets import driver
+from xmux.targets.base import Build, LaunchProfile
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+
+    from xmux.options import CompileOptions
+    from xmux.runtime.jit import TargetDescription
+
+
+class NvptxTarget:
+    """An NVIDIA GPU of architecture ``arch`` (``sm_90``); default ``XMUX_NVPTX_ARCH``, else
+    the current device's, else sm_90. The hardware runs the work-items: no CPU-only options
+    (threads, vector_width, force_no_tail, oacc_expansion, sub_group_size)."""
+
+    name = "nvptx"
+    target_options: frozenset[str] = frozenset()
+
+    def __init__(self, arch: str | None = None) -> None:
+        self._arch = arch
+
+    @property
+    def arch(self) -> str:
+        if self._arch is None:
+            self._arch = _ptx.default_arch()
+        return self._arch
+
+    def attribute(self) -> TargetDescription:
+        from xmux.pipelines import nvptx_target
+
+        return nvptx_target(self.arch)  # type: ignore[return-value]
+
+    def pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        from xmux import pipelines
+
+        return pipelines.nvptx(target=self.attribute(), spec_constants=options.spec_constants,
+                               spec_padding=options.spec_padding, checks=options.checks)
+
+    def cache_key(self, options: CompileOptions, source_text: str) -> str | None:
+        import llvmlite
+
+        return driver.cache_key(self, options, source_text, f"llvmlite {llvmlite.__version__}")
+
+    def prepare(self, options: CompileOptions) -> None:
+        pass
+
+    def lookup(self, key: str) -> object | None:
+        return _ptx.load_cached(key, self.arch)
+
+    def emit(self, module: ModuleOp) -> str:
+        from xmux.abi import nvptx_abi
+        from xmux.lowering.emit import emit_text
+
+        return emit_text(module, triple=nvptx_abi.TRIPLE,
+                         data_layout=str(_ptx.machine(self.arch).target_data))
+
+    def specialize(self, table: _spec.SpecTable, ir: str) -> None:
+        # the template, optimized once for this arch; each value set links its values in
+        table.template, table.optimized = _ptx.optimized_ir(ir, self.arch), True
+
+    def build(self, ir: str, infos_json: str, key: str | None, disk_cache: bool,
+              native: _spec.SpecTable | None) -> object:
+        link = (native.values_module(native.default_values),) if native is not None else ()
+        return _ptx.compile_ir(
+            native.template if native is not None else ir, arch=self.arch,  # type: ignore[arg-type]
+            kernel_infos_json=infos_json, cache_key=key, disk_cache=disk_cache, link=link,
+        )
+
+    def load(self, build: Build, options: CompileOptions) -> NvptxProgram:
+        return NvptxProgram(build.artifact, build.infos, build.llvm_ir, build.spec)  # type: ignore[arg-type]
 
 
 class NvptxKernel:
     """A kernel of an ``NvptxProgram``; call it like a CPU ``xmux.Kernel``."""
+
+    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
+        raise not_copyable("kernel")
+
+    def __deepcopy__(self, memo: dict):  # noqa: ANN204
+        raise not_copyable("kernel")
 
     def __init__(self, program: NvptxProgram, info: KernelInfo) -> None:
         self.program = program
@@ -49,10 +126,9 @@ class NvptxKernel:
         threads: int | None = None,
         spec_constants: dict | None = None,
         profile: bool = False,
-    ):
+    ) -> LaunchProfile | None:
         """Run the kernel on the current CUDA device (``spec_constants`` as on the CPU:
         values over the program's for this launch; ``threads`` is the CPU's and ignored)."""
-        from xmux.api import LaunchProfile
         from xmux.runtime import cuda
 
         module, extra = None, []
@@ -67,7 +143,7 @@ class NvptxKernel:
         if launcher is None:  # modules live as long as the program: their ids stay unique
             launcher = self._launchers[id(module)] = cuda.CudaKernel(module, self.info)
         start = time.perf_counter()
-        seconds = launcher(args, global_size, local_size, global_offset, profile, extra)
+        seconds = launcher(args, global_size, local_size, global_offset, profile, extra)  # type: ignore[operator]
         if seconds is None:
             return None
         return LaunchProfile(start, start + seconds)
@@ -99,85 +175,13 @@ class NvptxProgram(KernelTable, SpecConstantsAPI):
         self._spec = spec
         self._gpu_spec = GpuSpec(spec, ptx.arch, _load) if spec is not None else None
 
-    def cuda_module(self):
+    def cuda_module(self) -> object:
         if self._module is None:
             self._module = _load(self.ptx)
         return self._module
 
 
-
-def _load(ptx: str):
+def _load(ptx: str) -> object:
     from xmux.runtime import cuda
 
     return cuda.CudaModule(ptx)
-
-
-def compile_nvptx(
-    text: str | None,
-    module,
-    name: str,
-    pipeline,
-    pipeline_spec: str,
-    use_cache: bool,
-    arch: str | None = None,
-) -> NvptxProgram:
-    """The NVPTX half of ``xmux.compile`` (its argument checks done there)."""
-    from xmux.api import _cache_key, parse, run_pipeline
-    from xmux.lowering.emit import emit_text
-    from xmux.runtime import jit, nvptx_abi
-
-    arch = arch or _ptx.default_arch()
-    key = None
-    cache_dir = jit.default_cache_dir() if use_cache else None
-    if text is not None and use_cache:
-        key = _cache_key(text, f"nvptx/{arch}/{pipeline_spec}")
-        hit = _ptx.load_cached(key, arch)
-        table = _spec.load_table(key, cache_dir) if hit is not None else None
-        if hit is not None and (table is not None or not _spec.may_have_markers(text)):
-            try:
-                infos = load_kernel_infos(hit.kernel_infos_json)
-            except (TypeError, ValueError, KeyError, AttributeError):
-                infos = None
-            if infos is not None:
-                spec = None
-                if table is not None:
-                    spec = _spec.SpecState(table, key, hit.kernel_infos_json, use_cache)
-                return NvptxProgram(hit, infos, None, spec)
-    if module is None:
-        module = parse(text, name)
-    if callable(pipeline):
-        pipeline = pipeline()
-    collector = _spec.Collector()
-    infos = run_pipeline(module, pipeline, collector)
-    if not infos:
-        raise XmuxError(
-            "the module has no entry-point kernel: mark one with attributes "
-            '{mux.kernel = "entry_point"} or run encode-kernel-metadata{kernel-name=...}'
-        )
-    for info in infos:
-        info.symbol = info.name  # the PTX entry is named after the kernel
-    ir_text = emit_text(module, triple=nvptx_abi.TRIPLE,
-                        data_layout=str(_ptx.machine(arch).target_data))
-    infos_json = dump_kernel_infos(infos)
-    table = collector.table
-    link: tuple[str, ...] = ()
-    if table is not None:
-        if table.mode == "native":
-            if collector.defined_leaves:
-                raise XmuxError(
-                    "xmux.compile: the pipeline defines the specialization constants' leaf "
-                    f"globals (@\"{collector.defined_leaves[0]}\", ...) with their defaults, "
-                    "so no value could be set; lower them with convert-spec-to-llvm"
-                    "{declare-leaves=true} (xmux.pipelines.nvptx() does in native mode)"
-                )
-            # the template, optimized once for this arch; each value set links its values in
-            table.template, table.optimized = _ptx.optimized_ir(ir_text, arch), True
-            link = (table.values_module(table.default_values),)
-        if key is not None:
-            _spec.save_table(key, table, cache_dir)  # before the PTX: a hit has both
-    compiled = _ptx.compile_ir(
-        table.template if link else ir_text, arch=arch, kernel_infos_json=infos_json,
-        cache_key=key, disk_cache=use_cache, link=link,
-    )
-    spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
-    return NvptxProgram(compiled, infos, ir_text, spec)

@@ -1,11 +1,10 @@
-"""Entry points: ``interpret_kernel`` (behind ``xmux.interpret``) and ``run_host``
-(``xmux-run --interpret``).
+"""A prepared program for the reference interpreter: its implementations, kernel launches
+(``run_kernel``: arguments validated exactly as ``Kernel.__call__`` validates them,
+``runtime/launch.py``) and the host ops of a host ``@main`` (``run_main``).
 
-The module is interpreted *before* any scheduling pass: only the front-end passes that
-create mux kernels run (``convert-acc-to-oacc``, ``transfer-kernel-metadata``,
-``expand-oacc-reductions``); work-item loops, collective lowering and barrier preparation
-never run, so the interpreter is an oracle independent of them. Launch arguments and sizes
-are validated exactly as ``Kernel.__call__`` validates them (``runtime/launch.py``).
+The module reaches here already through the front-end passes, parsed and with its kernel
+metadata: ``xmux/interpret.py`` (``xmux.interpret``, ``xmux-run --interpret``) does that
+with the compile API, which sits above the runtime.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,8 +19,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import InterpreterFunctions, impl, impl_external, register_impls
 
+from xmux.abi.errors import LaunchError, XmuxError
+from xmux.abi.kernel_layout import KernelInfo
 from xmux.dialects import attrs, mux
-from xmux.errors import LaunchError, XmuxError
 from xmux.runtime import launch as _launch
 from xmux.runtime import runner_utils
 from xmux.runtime.interpreter import arith, control, math, memory, misc
@@ -30,14 +29,6 @@ from xmux.runtime.interpreter import mux as mux_impls
 from xmux.runtime.interpreter.core import Shared, XInterpreter, _Impls
 from xmux.runtime.interpreter.values import from_python
 from xmux.runtime.interpreter.workgroup import Launch
-
-FRONT_END_PASSES = (
-    "gpu-launch-outlining",  # upstream gpu programs (no-ops without gpu ops)
-    "convert-gpu-to-mux",
-    "convert-acc-to-oacc",
-    "transfer-kernel-metadata",
-    "expand-oacc-reductions",
-)
 
 
 def make_impls() -> _Impls:
@@ -53,42 +44,6 @@ def make_impls() -> _Impls:
     ):
         impls.register_from(ft, override=True)
     return impls
-
-
-def read_module(source: object) -> ModuleOp:
-    """MLIR text, a path or a ``ModuleOp`` (cloned) as ``xmux.compile`` takes them."""
-    from xmux.api import parse
-
-    if isinstance(source, ModuleOp):
-        return source.clone()
-    if isinstance(source, Path) or (
-        isinstance(source, str) and "\n" not in source and source.endswith(".mlir")
-    ):
-        path = Path(source)
-        if not path.exists():
-            raise XmuxError(f"no such file: {path}")
-        return parse(path.read_text(), str(path))
-    if isinstance(source, str):
-        return parse(source)
-    got = type(source).__name__
-    raise XmuxError(f"xmux.interpret expects MLIR text, a path or a ModuleOp, got {got}")
-
-
-def front_end(module: ModuleOp, oacc_target: str = "cpu") -> None:
-    from xdsl.utils.exceptions import PassFailedException, VerifyException
-
-    from xmux import pipelines
-    from xmux.registry import make_context
-
-    ctx = make_context()
-    for name in FRONT_END_PASSES:
-        options = {"target": oacc_target} if name == "expand-oacc-reductions" else {}
-        p = pipelines.make_pass(name, **options)
-        try:
-            p.apply(ctx, module)
-            module.verify()
-        except (VerifyException, PassFailedException) as e:
-            raise XmuxError(f"pass '{name}' failed: {e}") from e
 
 
 def _reachable(module: ModuleOp, kernel: func.FuncOp) -> list[func.FuncOp]:
@@ -152,17 +107,16 @@ def reset_caches() -> None:
 class Runner:
     """A prepared module: implementations, shared state, kernel metadata."""
 
-    def __init__(self, module: ModuleOp, *, sub_group_size: int | None = None,
-                 spec_constants: dict | None = None, races: bool = False) -> None:
-        from xmux.api import kernel_infos
-
+    def __init__(self, module: ModuleOp, infos: Sequence[KernelInfo], *,
+                 sub_group_size: int | None = None, spec_constants: dict | None = None,
+                 races: bool = False) -> None:
         reset_caches()
         self.module = module
         self.option = sub_group_size
         self.shared = Shared(make_impls(), module, races=races,
                              spec_constants=dict(spec_constants or {}))
         self.kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
-        self.infos = {i.name: i for i in kernel_infos(module, sub_group_size or 1)}
+        self.infos = {i.name: i for i in infos}
         self._barriers: dict[tuple[str, int], bool] = {}
         self._check_spec(spec_constants)
 
@@ -219,16 +173,10 @@ class Runner:
         )
 
 
-def interpret_kernel(
-    source: object, kernel: str, *args: object, global_size, local_size=None,
-    global_offset=None, sub_group_size: int | None = None,
-    spec_constants: dict | None = None, races: bool = False,
-) -> None:
-    """See ``xmux.interpret``."""
-    module = read_module(source)
-    front_end(module)
-    runner = Runner(module, sub_group_size=sub_group_size, spec_constants=spec_constants,
-                    races=races)
+def run_kernel(runner: Runner, kernel: str, args: Sequence[object], global_size,
+               local_size=None, global_offset=None) -> None:
+    """One launch of ``kernel`` with arguments as ``Kernel.__call__`` takes them (see
+    ``xmux.interpret``)."""
     f = runner.kernel(kernel)
     info = runner.infos[kernel]
     nd = runner.ndrange(kernel, global_size, local_size, global_offset)  # first, as compiled
@@ -338,52 +286,11 @@ class HostFunctions(InterpreterFunctions):
 register_impls(HostFunctions)
 
 
-def run_host(text: str, name: str = "<source>", oacc_target: str = "cpu",
-             races: bool = False) -> None:
-    """Interpret the host ``@main`` of a module; kernel launches run in the interpreter."""
-    from xmux.api import parse
-
-    module = parse(text, name)
-    main = next((f for f in module.ops if isinstance(f, func.FuncOp)
-                 and f.sym_name.data == "main"), None)
-    if main is None:
-        raise XmuxError(f"{name}: no host function @main to run")
-    front_end(module, oacc_target)
-    main = next(f for f in module.ops if isinstance(f, func.FuncOp) and f.sym_name.data == "main")
-    runner = Runner(module, races=races)
-    host = XInterpreter(module, shared=runner.shared)
+def run_main(runner: Runner, main: func.FuncOp) -> None:
+    """Interpret the host function ``main`` of ``runner``'s module; kernel launches run in
+    the interpreter."""
+    host = XInterpreter(runner.module, shared=runner.shared)
     host._impls = runner.shared.impls
     host.runner = runner  # type: ignore[attr-defined]
     with np.errstate(all="ignore"):
         host.call_function(main, ())
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``xmux-run --interpret FILE.mlir``."""
-    import argparse
-    import time
-
-    from xmux.errors import format_error, is_user_error
-
-    ap = argparse.ArgumentParser(prog="xmux-run --interpret",
-                                 description="interpret the host @main of FILE.mlir")
-    ap.add_argument("file")
-    ap.add_argument("--threads", type=int, default=None, help="ignored by the interpreter")
-    ap.add_argument("--timing", action="store_true", help="print the run time")
-    ap.add_argument("--oacc-target", choices=("cpu", "host"), default="cpu")
-    ap.add_argument("--races", action="store_true", help="detect local-memory data races")
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    try:
-        path = Path(args.file)
-        if not path.exists():
-            raise XmuxError(f"no such file: {path}")
-        run_host(path.read_text(), str(path), args.oacc_target, args.races)
-    except Exception as e:
-        if not is_user_error(e):
-            raise
-        print(format_error(e), file=sys.stderr)
-        return 1
-    if args.timing:
-        print(f"// interpret: {(time.perf_counter() - t0) * 1e3:.1f} ms", file=sys.stderr)
-    return 0

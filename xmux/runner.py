@@ -3,7 +3,9 @@
 The whole module goes through the CPU pipeline: ``convert-mux-launch`` turns each
 ``mux.launch`` in host code into a call of ``xmux_launch``, the kernels are scheduled and
 everything is lowered to LLVM. ``xmux_launch`` and ``printMemref*`` resolve to Python callbacks;
-the launch callback runs the kernel's entry hook over the NDRange on the slice thread pool.
+the launch callback runs the kernel's entry hook over the NDRange on the slice thread pool
+(``runtime/host_symbols.py`` resolves them; this module, above the compile API, hands the
+running program to it).
 """
 
 from __future__ import annotations
@@ -16,52 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from xmux.errors import LaunchError, XmuxError, format_error, is_user_error
-from xmux.runtime import abi, launch, runner_utils
-
-LaunchFn = ctypes.CFUNCTYPE(
-    None,
-    ctypes.c_int64,
-    ctypes.c_void_p,
-    ctypes.c_int64,
-    ctypes.POINTER(ctypes.c_int64),
-    ctypes.POINTER(ctypes.c_int64),
-    ctypes.POINTER(ctypes.c_int64),
-)
-
-
-_current: HostProgram | None = None
-_installed: dict[str, object] = {}
-
-
-def _dispatch_launch(index: int, packed: int, dim: int, g, loc, off) -> None:
-    """``xmux_launch`` for every JIT module: routes to the host program now running."""
-    if _current is None:
-        print("error: mux.launch outside xmux-run's host program", file=sys.stderr)
-        return
-    _current._launch(index, packed, dim, g, loc, off)
-
-
-def _failed() -> bool:
-    """A launch of the running host program failed: later launches and prints are skipped
-    (their inputs are not what the program computed), the error is raised when @main
-    returns."""
-    return _current is not None and bool(_current.errors)
-
-
-def install_runtime_symbols() -> None:
-    """Resolve ``xmux_launch`` and ``printMemref*`` for JIT code (once per process)."""
-    from xmux.runtime import jit
-
-    if _installed:
-        return
-    _installed.update(
-        {"xmux_launch": LaunchFn(_dispatch_launch), **runner_utils.printers(_failed)}
-    )
-    for sym, cb in _installed.items():
-        jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
-    from xmux.runtime import gpu_printf
-
-    gpu_printf.install()  # gpu.printf in upstream gpu kernels (convert-gpu-to-mux)
+from xmux.runtime import abi, launch
+from xmux.runtime.host_symbols import install_runtime_symbols, running
 
 
 class HostProgram:
@@ -105,9 +63,9 @@ class HostProgram:
             raise XmuxError(f"{name}: @{entry} returns {types}; xmux-run runs a void entry "
                             "(--entry-point-result=void)")
         t0 = time.perf_counter()
-        if oacc_target not in pipelines.OACC_TARGETS:
+        if oacc_target not in pipelines.OACC_EXPANSIONS:  # the expansion (its former name)
             raise XmuxError(
-                f"oacc target must be one of {', '.join(pipelines.OACC_TARGETS)}, "
+                f"oacc target must be one of {', '.join(pipelines.OACC_EXPANSIONS)}, "
                 f"got {oacc_target!r}"
             )
         self.checks = checks
@@ -118,14 +76,14 @@ class HostProgram:
         _checks.install()
         ir_text, infos = api.compile_to_llvm_ir(
             module,
-            pipelines.cpu(oacc_target=oacc_target, checks=checks, declare_spec_leaves=False),
+            pipelines.cpu(oacc_expansion=oacc_target, checks=checks, declare_spec_leaves=False),
             verify_each=True if checks else None,
         )
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)
         install_runtime_symbols()
         self.jit = jit.compile_ir(ir_text, cache_key=None)
-        #: target "nvptx": the host code runs here, each launch on the GPU (xmux/nvptx.py)
+        #: target "nvptx": the host code runs here, each launch on the GPU (xmux/targets/nvptx.py)
         self.gpu = None
         if target == "nvptx":
             self.gpu = api.compile(text, target="nvptx", checks=checks)
@@ -138,7 +96,7 @@ class HostProgram:
 
     def _launch(self, index: int, packed: int, dim: int, g, loc, off) -> None:
         if self.errors:
-            return  # after a failed launch nothing more runs (see _failed)
+            return  # after a failed launch nothing more runs (host_symbols._failed)
         name = self.table[index]
         try:
             info = self.infos[name]
@@ -201,13 +159,9 @@ class HostProgram:
         self.gpu.kernel(name)(*values, global_size=g, local_size=loc, global_offset=off)
 
     def run_main(self) -> None:
-        global _current
         main = ctypes.CFUNCTYPE(None)(self.jit.address(self.entry))
-        _current, previous = self, _current
-        try:
+        with running(self):
             main()
-        finally:
-            _current = previous
         if self.errors:
             first = self.errors[0]
             if isinstance(first, XmuxError):
@@ -240,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="worker threads (default: cores)")
     ap.add_argument("--timing", action="store_true", help="print compile and launch times")
     ap.add_argument(
-        "--oacc-target",
+        "--oacc-expansion",
+        "--oacc-target",  # its former name
+        dest="oacc_expansion",
         choices=("cpu", "host"),
         default="cpu",
         help="expansion of OpenACC kernels: gangs on the thread pool (cpu) or one thread (host)",
@@ -289,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         checks = args.checks or env.flag("XMUX_CHECKS", False)
         prog = HostProgram(
-            read_source_file(path), str(path), args.threads, args.oacc_target, checks,
+            read_source_file(path), str(path), args.threads, args.oacc_expansion, checks,
             args.entry_point, args.target,
         )
         t0 = time.perf_counter()

@@ -19,7 +19,9 @@ binary operation are ``i64`` enum values, as in upstream's generic form) and cus
     %g = llvm.addrspacecast %p : !llvm.ptr<3> to !llvm.ptr
 
 (``llvm.uitofp nneg`` is LLVM 20's form: mlir-opt-19 has no ``nneg`` there, and xmux's
-lowering does not write it.) ``lowering/emit.py`` translates them to LLVM IR.
+lowering does not write it.) ``lowering/emit.py`` translates them to LLVM IR. At the end, the
+upstream conventions that both passes and the lowering build with (the NVVM kernel marker,
+MLIR's memref descriptor): a pass may not import the lowering.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -708,3 +710,21 @@ OPS: tuple[type[IRDLOperation], ...] = (
     FPToUIOp,
     ExtractElementOp,
 )
+
+
+# ---------------------------------------------------------------------------------------
+# Upstream conventions the passes and the lowering share
+# ---------------------------------------------------------------------------------------
+
+#: The unit attribute marking an NVPTX kernel (upstream MLIR's name): ``ptx_kernel`` entry.
+NVVM_KERNEL = "nvvm.kernel"
+
+
+def descriptor_type(rank: int) -> LLVMStructType:
+    """MLIR's ranked memref descriptor struct: (allocated, aligned, offset, sizes[rank],
+    strides[rank]), in elements; rank 0 has no sizes and strides."""
+    ptr = LLVMPointerType()
+    if rank == 0:
+        return LLVMStructType.from_type_list([ptr, ptr, i64])
+    arr = LLVMArrayType(rank, i64)
+    return LLVMStructType.from_type_list([ptr, ptr, i64, arr, arr])

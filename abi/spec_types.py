@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xmux.errors import XmuxError
+from xmux.abi.errors import XmuxError
 
 #: Leaf id of padding descriptors (the reference runtime skips this magic value).
 PADDING_ID = 0xFFFFFFFF

@@ -1,0 +1,232 @@
+"""The CPU target: kernels scheduled into work-item loops, JIT-compiled by llvmlite for this
+host and run on the slice thread pool (``xmux.compile(src)``, ``target="cpu"``).
+
+``CpuTarget`` is what the driver asks (pipeline, cache key, emission, the JIT build);
+``Program`` and ``Kernel`` are what it gives back. A program keeps what a local-size variant is
+rebuilt from (the source and the pipeline, built lazily after a cache hit): see
+docs/architecture.md, "Local-size variants and vector-width tuning".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xmux.abi.kernel_layout import KernelInfo
+from xmux.runtime import abi
+from xmux.runtime import checks as _checks
+from xmux.runtime import spec_constants as _spec
+from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
+from xmux.spec_api import KernelTable, SpecConstantsAPI, not_copyable
+from xmux.targets import driver
+from xmux.targets.base import Build, LaunchProfile
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+
+    from xmux.options import CompileOptions
+    from xmux.runtime.jit import TargetDescription
+
+
+class CpuTarget:
+    """This CPU, through llvmlite's JIT. ``description``: the machine the passes plan for
+    (vector unit, registers); default the JIT's own (the host, or ``XMUX_CPU``'s model)."""
+
+    name = "cpu"
+    target_options = frozenset(
+        {"threads", "sub_group_size", "vector_width", "force_no_tail", "oacc_expansion"}
+    )
+
+    def __init__(self, description: TargetDescription | None = None) -> None:
+        self._description = description
+
+    def attribute(self) -> TargetDescription:
+        if self._description is None:
+            from xmux.runtime.jit import host_target
+
+            self._description = host_target()
+        return self._description
+
+    def pipeline(self, options: CompileOptions) -> list[ModulePass]:
+        from xmux import pipelines
+
+        return pipelines.cpu(
+            target=self.attribute(),
+            spec_constants=options.spec_constants,
+            spec_padding=options.spec_padding,
+            sub_group_size=options.sub_group_size,
+            vector_width=options.vector_width,
+            force_no_tail=options.force_no_tail,
+            oacc_expansion=options.oacc_expansion,
+            checks=options.checks,
+            check_plan=options.check_plan,
+        )
+
+    def cache_key(self, options: CompileOptions, source_text: str) -> str | None:
+        from xmux.runtime.jit import target_fingerprint
+
+        return driver.cache_key(self, options, source_text, target_fingerprint())
+
+    def prepare(self, options: CompileOptions) -> None:
+        from xmux.runtime import pool
+        from xmux.runtime.host_symbols import install_runtime_symbols
+
+        pool.prepare_native()  # LLVM builds the launch code while the front end runs
+        install_runtime_symbols()  # a module may carry host code that prints or launches
+        _checks.install()  # also for a user pipeline with the checking passes
+
+    def lookup(self, key: str) -> object | None:
+        from xmux.runtime import jit
+
+        return jit.load_cached(key)
+
+    def emit(self, module: ModuleOp) -> str:
+        from xmux.lowering.emit import emit_text
+
+        return emit_text(module)
+
+    def specialize(self, table: _spec.SpecTable, ir: str) -> None:
+        table.template = ir  # specialized by linking in each value set's values
+
+    def build(self, ir: str, infos_json: str, key: str | None, disk_cache: bool,
+              native: _spec.SpecTable | None) -> object:
+        from xmux.runtime import jit
+
+        link = (native.values_module(native.default_values),) if native is not None else ()
+        return jit.compile_ir(
+            ir, kernel_infos_json=infos_json, cache_key=key, disk_cache=disk_cache, link=link
+        )
+
+    def load(self, build: Build, options: CompileOptions) -> Program:
+        prog = Program(build.artifact, build.infos, options.threads, build.llvm_ir, build.spec)
+        prog.checks = bool(options.checks)
+        prog.tune = bool(options.tune)
+        if options.specialize:
+            prog._source = (build.source, build.passes, build.key, build.disk_cache)
+        return prog
+
+
+class Kernel:
+    """A compiled kernel; call it with the kernel's arguments and an NDRange. Its launches run
+    through a ``runtime.launcher.KernelLauncher`` (which code runs, the replay of a repeated
+    launch and what that replay depends on)."""
+
+    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
+        raise not_copyable("kernel")
+
+    def __deepcopy__(self, memo: dict):  # noqa: ANN204
+        raise not_copyable("kernel")
+
+    def __init__(self, program: Program, info: KernelInfo) -> None:
+        self.program = program
+        self.info = info
+        self.name = info.name
+        entry = abi.EntryHookFn(program.jit.address(info.symbol))
+        self._launcher = KernelLauncher(
+            info, entry, program, program._spec, program._variant_source(info)
+        )
+
+    def __call__(
+        self,
+        *args: object,
+        global_size: Sequence[int] | int,
+        local_size: Sequence[int] | int | None = None,
+        global_offset: Sequence[int] | int | None = None,
+        threads: int | None = None,
+        spec_constants: dict | None = None,
+        profile: bool = False,
+    ) -> LaunchProfile | None:
+        """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
+        values (``Program.set_spec_constant``) for this launch; ids of the program that this
+        kernel does not read are accepted and ignored. ``profile=True`` returns the launch's
+        ``LaunchProfile`` (kernel start and end, without the Python side of the call)."""
+        span = self._launcher(
+            args, (global_size, local_size, global_offset), threads, spec_constants, profile
+        )
+        _checks.raise_pending()  # a failed check of the checking mode (runtime/checks.py)
+        return LaunchProfile(*span) if span is not None else None
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{a.name}: {a.kind} {a.dtype}" for a in self.info.args)
+        return f"<xmux kernel {self.name}({sig})>"
+
+
+class Program(KernelTable, SpecConstantsAPI):
+    """A compiled module: its kernels by name, the LLVM IR and the JIT module."""
+
+    _kernel_class = Kernel
+
+    target = "cpu"
+
+    def __init__(
+        self,
+        jit: object,
+        infos: list[KernelInfo],
+        threads: int | None,
+        llvm_ir: str | None,
+        spec: _spec.SpecState | None = None,
+    ):
+        self.jit = jit
+        self.infos = {i.name: i for i in infos}
+        self.threads = threads
+        self.llvm_ir = llvm_ir
+        self._spec = spec
+        self._kernels: dict[str, Kernel] = {}
+        #: the checking mode (compile's ``checks``): launches raise failed run-time checks
+        self.checks = False
+        #: local-size variants (runtime/launcher.py, LocalSizeVariants): (source text or
+        #: ModuleOp, the pipeline or a function building it, cache key, disk cache)
+        self._source: tuple[object, object, str | None, bool] | None = None
+        #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
+        self.tune = True
+
+    def _variant_source(self, info: KernelInfo) -> VariantSource | None:
+        """How the launcher builds ``info``'s local-size variants (None: it builds none)."""
+        if self._source is None:
+            return None
+        _, _, base_key, use_cache = self._source
+        return VariantSource(
+            lambda local: self._variant_ir(info, local), base_key or None, use_cache
+        )
+
+    def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
+        from xmux.runtime import interrupt
+
+        # a launch compiles this: Ctrl-C waits for its end (it may import xDSL for the first
+        # time, which an exception in the middle leaves broken: interrupt.sigint_deferred)
+        with interrupt.sigint_deferred():
+            return self._variant_ir_now(info, local)
+
+    def _variant_ir_now(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
+        from xmux.dialects import attrs
+        from xmux.runtime import tuning
+        from xmux.stages import compile_to_llvm_ir, parse
+
+        text, pipeline, _, _ = self._source  # type: ignore[misc]
+        if callable(pipeline):  # built lazily: a cache hit does not import the passes
+            pipeline = pipeline()
+        module = parse(text) if isinstance(text, str) else text.clone()  # type: ignore[attr-defined]
+        kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
+        if info.name in kernels:
+            attrs.set_reqd_work_group_size(kernels[info.name], local)
+            _keep_only_kernel(module, info.name)
+        ir_text = compile_to_llvm_ir(module, pipeline)[0]
+        return Lowered(ir_text, tuning.width_dependent(module))
+
+
+def _keep_only_kernel(module: ModuleOp, name: str) -> None:
+    """A local-size variant is built for one kernel: the module's other kernels and its host
+    code are dropped first (``drop-host-code`` from ``@name``), so specializing one kernel of a
+    large module does not compile all of them again. Modules with specialization constants
+    keep everything (their leaves and tables are the program's)."""
+    from xmux.dialects import attrs
+    from xmux.registry import make_context
+    from xmux.transforms.drop_host_code import DropHostCode
+
+    if any(op.name.startswith("spec.") for op in module.walk()):
+        return
+    for f in attrs.entry_points(module):
+        if f.sym_name.data != name:
+            attrs.clear_kernel(f)
+    DropHostCode().apply(make_context(), module)

@@ -1,0 +1,134 @@
+"""The one compile driver every target goes through (docs/architecture.md, "Targets"):
+
+    read the source → cache key → lookup (hit: load) → parse → the pass pipeline
+    → collect the kernels' launch facts → emit → specialize → build → load
+
+A target supplies the steps that differ (``xmux.targets.base.Target``); the rest — the
+source, the options' checks, the caches' policy, the specialization-constant table, the
+"no kernel" error — is written here once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from xmux.abi.kernel_layout import dump_kernel_infos, load_kernel_infos
+from xmux.errors import XmuxError
+from xmux.runtime import spec_constants as _spec
+from xmux.stages import read_source
+from xmux.targets.base import Build, Target
+
+if TYPE_CHECKING:
+    from xmux.options import CompileOptions
+
+
+def compile_program(target: Target, source: object, options: CompileOptions) -> object:
+    """``source`` (MLIR text, a path or a ModuleOp) compiled for ``target``."""
+    options.check_target(target)
+    target.prepare(options)
+    text, module, name = read_source(source)
+    key, use_cache = None, bool(options.cache)
+    if use_cache and text is not None:
+        key = target.cache_key(options, text)
+        use_cache = key is not None  # None: a pipeline that cannot be keyed
+        if key is not None:
+            program = _cached(target, key, text, options)
+            if program is not None:
+                return program
+    elif use_cache:  # a ModuleOp: its LLVM build is still cached, keyed on the IR
+        use_cache = options.key(target) is not None
+    source_for_variants = text if text is not None else module.clone()  # type: ignore[union-attr]
+    if module is None:
+        from xmux.stages import parse
+
+        module = parse(text, name)  # type: ignore[arg-type]
+    return _build(target, module, source_for_variants, key, use_cache, options)
+
+
+def _cached(target: Target, key: str, text: str, options: CompileOptions) -> object | None:
+    """The program cached under ``key``, or None (also for a record of another shape)."""
+    from xmux.runtime import jit
+
+    hit = target.lookup(key)
+    if hit is None:
+        return None
+    infos_json: str = hit.kernel_infos_json  # type: ignore[attr-defined]
+    table = _spec.load_table(key, jit.default_cache_dir())
+    if table is None and _spec.may_have_markers(text):
+        return None  # the object without its table: compile again
+    try:
+        infos = load_kernel_infos(infos_json)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+    spec = _spec.SpecState(table, key, infos_json, True) if table is not None else None
+    build = Build(hit, infos, spec, None, text, lambda: options.passes(target), key, True)
+    return target.load(build, options)
+
+
+def _build(target: Target, module: object, source: object, key: str | None,
+           use_cache: bool, options: CompileOptions) -> object:
+    """Compile ``module`` (parsed) for ``target``; ``source`` is kept for rebuilds."""
+    from xmux.kernel_info import collect_kernel_infos
+    from xmux.runtime import jit
+    from xmux.stages import run_pipeline
+
+    passes = options.passes(target)
+    collector = _spec.Collector()
+    run_pipeline(module, passes, collector, True if options.checks else None)  # type: ignore[arg-type]
+    infos = collect_kernel_infos(module)  # type: ignore[arg-type]
+    if not infos:
+        raise XmuxError(
+            "the module has no entry-point kernel: mark one with attributes "
+            '{mux.kernel = "entry_point"} or run encode-kernel-metadata{kernel-name=...}'
+        )
+    ir = target.emit(module)  # type: ignore[arg-type]
+    table = collector.table
+    native = table if table is not None and table.mode == "native" else None
+    if native is not None:
+        if collector.defined_leaves:
+            raise XmuxError(
+                "xmux.compile: the pipeline defines the specialization constants' leaf "
+                f"globals (@\"{collector.defined_leaves[0]}\", ...) with their defaults, so "
+                "no value could be set; lower them with convert-spec-to-llvm"
+                f"{{declare-leaves=true}} (xmux.pipelines.{target.name}() does in native mode)"
+            )
+        target.specialize(native, ir)
+    if table is not None and key is not None:  # before the object: a hit has both
+        _spec.save_table(key, table, jit.default_cache_dir())
+    infos_json = dump_kernel_infos(infos)
+    artifact = target.build(ir, infos_json, key, use_cache, native)
+    spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
+    build = Build(artifact, infos, spec, ir, source, lambda: passes, key, use_cache)
+    return target.load(build, options)
+
+
+def cache_key(target: Target, options: CompileOptions, source_text: str,
+              tools: str) -> str | None:
+    """The key of ``source_text`` compiled for ``target``: a hash of the text, the target
+    (name and ``attribute()``: triple, chip, features, vector unit), ``tools`` (what else
+    the target's code depends on: LLVM's version), the options (``CompileOptions.key``)
+    and xmux's own code. None when the options cannot be keyed."""
+    options_key = options.key(target)
+    if options_key is None:
+        return None
+    h = hashlib.sha256()
+    parts = (source_text, target.name, repr(target.attribute()), tools, options_key,
+             code_hash())
+    for part in parts:
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@cache
+def code_hash() -> str:
+    """Hash of xmux's own sources: a changed pass must not reuse stale cached objects."""
+    root = Path(__file__).resolve().parent.parent.parent
+    h = hashlib.sha256()
+    for sub in ("xmux", "abi", "dialects", "transforms", "lowering", "runtime"):
+        for p in sorted((root / sub).rglob("*.py")):
+            h.update(p.read_bytes())
+    return h.hexdigest()
