@@ -29,7 +29,8 @@ def test_out_of_bounds_store_is_reported_and_skipped():
     a = backing[:10]
     with pytest.raises(
         xmux.CheckError,
-        match=r"kernel @fill: 'memref.store' out of bounds of memref<\?xi32>: indices \[10\], "
+        match=r"kernel @fill: 'memref.store' out of bounds of memref<\?xi32> \(argument 0 "
+        r"\('a'\)\): indices \[10\], "
         r"sizes \[10\], at work-item \(2, 0, 0\) of work-group \(2, 0, 0\) \(and 1 more",
     ):
         # the launch stops after the failing group (items 10, 11): group 3 does not run
@@ -82,7 +83,8 @@ def test_local_memory_too_small_for_the_group_is_reported():
     k = xmux.compile(LOCAL, cache=False, checks=True).kernel("tile")
     out = np.zeros(1024, np.float32)
     with pytest.raises(xmux.CheckError, match=r"kernel @tile: 'memref.store' out of bounds of "
-                       r"memref<\?xf32, 3 : i64>: indices \[1\], sizes \[1\]"):
+                       r"memref<\?xf32, 3 : i64> \(argument 1 \('t'\)\): indices \[1\], "
+                       r"sizes \[1\]"):
         k(out, xmux.LocalMemory(4), global_size=(1024,), local_size=(1024,))
     k(out, xmux.LocalMemory(4096), global_size=(1024,), local_size=(1024,))
     assert np.all(out == 1)
@@ -222,3 +224,32 @@ def test_a_failed_assertion_raises_and_stops_the_launch(checks, threads):
     more = int(msg.split("(and ")[1].split(" ")[0])
     assert 27 <= more < 27 + 64 * 4 * threads, msg
     k(out, np.int32(4096), global_size=(4096,), local_size=(64,), threads=threads)  # usable
+
+
+NAMED = """
+"memref.global"() <{sym_name = "tile", sym_visibility = "private", type = memref<4xf32, 3>,
+                    initial_value}> : () -> ()
+func.func @k(%x: memref<?xf32>, %y: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
+  %i = mux.get_global_id 0 : index
+  %l = mux.get_local_id 0 : index
+  %t = memref.get_global @tile : memref<4xf32, 3>
+  %v = memref.load %x[%i] : memref<?xf32>
+  memref.store %v, %t[%l] : memref<4xf32, 3>
+  %w = memref.load %t[%l] : memref<4xf32, 3>
+  %o = memref.subview %y[1] [4] [1] : memref<?xf32> to memref<4xf32, strided<[1], offset: 1>>
+  memref.store %w, %o[%i] : memref<4xf32, strided<[1], offset: 1>>
+  func.return
+}
+"""
+
+
+def test_out_of_bounds_reports_name_the_argument_or_global():
+    """As the interpreter's messages do: the argument (through views) or the global."""
+    k = xmux.compile(NAMED, cache=False, checks=True).kernel("k")
+    x = np.ones(8, np.float32)
+    with pytest.raises(xmux.CheckError, match=r"\(global @tile\): indices \[4\], sizes \[4\]"):
+        k(x, np.zeros(8, np.float32), global_size=(8,), local_size=(8,))
+    with pytest.raises(xmux.CheckError, match=r"\(argument 1 \('y'\)\): indices \[4\]"):
+        k(x, np.zeros(8, np.float32), global_size=(8,), local_size=(4,))
+    with pytest.raises(xmux.CheckError, match=r"\(argument 0 \('x'\)\): indices \[4\]"):
+        k(x[:4], np.zeros(16, np.float32), global_size=(8,), local_size=(4,))

@@ -50,8 +50,8 @@ def test_checks_are_allowed_and_recorded_in_the_ptx():
     text = bytes(int(b) for b in messages.group(1).split(",")).decode()
     assert text.split("\0")[:4] == [
         "kernel @shift: assertion failed: n must be positive",
-        "kernel @shift: 'memref.load' out of bounds of memref<8xf32>",
-        "kernel @shift: 'memref.store' out of bounds of memref<8xf32>",
+        "kernel @shift: 'memref.load' out of bounds of memref<8xf32> (argument 0 ('a'))",
+        "kernel @shift: 'memref.store' out of bounds of memref<8xf32> (argument 1 ('out'))",
         "kernel @shift: 'arith.divsi' by zero or INT_MIN / -1 (dividend, divisor)",
     ]
     # each failure branch counts atomically and stores its site as a literal

@@ -193,8 +193,36 @@ def _check_access(op: Operation, where: str, sites: Sites) -> None:
         pre.append(both)
         ok = both.result
     Rewriter.insert_op(pre, InsertPoint.before(op))
-    site = sites.message(f"{where}: '{op.name}' out of bounds of {t}")
+    site = sites.message(f"{where}: '{op.name}' out of bounds of {t}{_origin(target)}")
     _guard(op, ok, report_ops(site, indices, sizes))
+
+
+#: ops whose result is a view of their first operand's memory
+_VIEWS = (
+    memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.CollapseShapeOp,
+    memref.ExpandShapeOp, memref.MemorySpaceCastOp,
+)
+
+
+def _origin(value: SSAValue) -> str:
+    """Where the accessed memory comes from, as the interpreter names it: `` (argument 1
+    ('y'))``, `` (global @tile)``, `` (a private array)``; empty when unknown."""
+    while isinstance(value.owner, _VIEWS):
+        value = value.owner.operands[0]
+    owner = value.owner
+    if isinstance(owner, Block):
+        fn = owner.parent_op()
+        if isinstance(fn, func.FuncOp) and owner is fn.body.blocks.first:
+            index = value.index  # type: ignore[attr-defined]
+            name = f" ('{value.name_hint}')" if value.name_hint else ""
+            of = "" if attrs.is_entry_point(fn) else f" of @{fn.sym_name.data}"
+            return f" (argument {index}{name}{of})"
+        return ""
+    if isinstance(owner, memref.GetGlobalOp):
+        return f" (global @{owner.name_.root_reference.data})"
+    if isinstance(owner, (memref.AllocaOp, memref.AllocOp)):
+        return " (a private array)"
+    return ""
 
 
 def _check_division(op: Operation, where: str, sites: Sites) -> None:

@@ -38,6 +38,6 @@ func.func @k(%a: memref<?x4xf32>, %n: i32) attributes {mux.kernel = "entry_point
 // CHECK-NEXT: scf.if %[[BAD]] {
 // CHECK:        func.call @xmux_check_failed(
 // CHECK:      %q = arith.divsi %c7, %n : i32
-// CHECK:      llvm.mlir.global internal constant @xmux.check.0("kernel @k: 'memref.load' out of bounds of memref<?x4xf32>\00")
+// CHECK:      llvm.mlir.global internal constant @xmux.check.0("kernel @k: 'memref.load' out of bounds of memref<?x4xf32> (argument 0 ('a'))\00")
 // CHECK:      llvm.mlir.global internal constant @xmux.check.2("kernel @k: 'arith.divsi' by zero or INT_MIN / -1 (dividend, divisor)\00")
 // CHECK:      func.func private @xmux_check_failed(!llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
