@@ -253,3 +253,37 @@ def test_out_of_bounds_reports_name_the_argument_or_global():
         k(x, np.zeros(8, np.float32), global_size=(8,), local_size=(4,))
     with pytest.raises(xmux.CheckError, match=r"\(argument 0 \('x'\)\): indices \[4\]"):
         k(x[:4], np.zeros(16, np.float32), global_size=(8,), local_size=(4,))
+
+
+TILE = """
+"memref.global"() <{sym_name = "tile", sym_visibility = "private",
+                    type = memref<16x16xf32, 3>, initial_value}> : () -> ()
+func.func @k(%a: memref<?x?xf32>, %out: memref<?x?xf32>) attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %lx = mux.get_local_id 0 : index
+  %ly = mux.get_local_id 1 : index
+  %t = memref.get_global @tile : memref<16x16xf32, 3>
+  %v = memref.load %a[%y, %x] : memref<?x?xf32>
+  memref.store %v, %t[%ly, %lx] : memref<16x16xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %w = memref.load %t[%lx, %ly] : memref<16x16xf32, 3>
+  memref.store %w, %out[%y, %x] : memref<?x?xf32>
+  func.return
+}
+"""
+
+
+def test_a_local_size_too_large_for_the_local_tile_says_so():
+    """A 16x16 tile launched with 32x8 work-groups: the report names the tile and the cause
+    (it had been thousands of bare out-of-bounds stores)."""
+    k = xmux.compile(TILE, cache=False, checks=True).kernel("k")
+    a = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    out = np.zeros_like(a)
+    k(a, out, global_size=(64, 64), local_size=(16, 16))
+    np.testing.assert_array_equal(out.reshape(4, 16, 4, 16), a.reshape(4, 16, 4, 16)
+                                  .transpose(0, 3, 2, 1))
+    with pytest.raises(xmux.CheckError, match=r"\(global @tile\); it is indexed by the local "
+                       r"id, so a local size above 16 in dimension 1 or a local size above 16 "
+                       r"in dimension 0 overflows it \(is the launch's local size larger"):
+        k(a, out, global_size=(64, 64), local_size=(32, 8))

@@ -61,6 +61,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.transforms.add_kernel_wrapper import PTR
+from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 
 CHECK_FN = "xmux_check_failed"
 _ACCESSES = (memref.LoadOp, memref.StoreOp, memref.AtomicRMWOp)
@@ -193,7 +194,9 @@ def _check_access(op: Operation, where: str, sites: Sites) -> None:
         pre.append(both)
         ok = both.result
     Rewriter.insert_op(pre, InsertPoint.before(op))
-    site = sites.message(f"{where}: '{op.name}' out of bounds of {t}{_origin(target)}")
+    site = sites.message(
+        f"{where}: '{op.name}' out of bounds of {t}{_origin(target)}{_local_cause(op)}"
+    )
     _guard(op, ok, report_ops(site, indices, sizes))
 
 
@@ -202,6 +205,42 @@ _VIEWS = (
     memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.CollapseShapeOp,
     memref.ExpandShapeOp, memref.MemorySpaceCastOp,
 )
+
+
+def local_id_offset(index: SSAValue) -> tuple[int, int] | None:
+    """(d, c) when ``index`` is ``get_local_id d`` plus a constant ``c``, else None."""
+    op = index.owner
+    if isinstance(op, mux.GetLocalIdOp):
+        return op.dim.value.data, 0
+    if isinstance(op, arith.AddiOp):
+        for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            inner = local_id_offset(a)
+            if inner is not None and isinstance(b.owner, arith.ConstantOp):
+                value = b.owner.value
+                if isinstance(value, IntegerAttr):
+                    return inner[0], inner[1] + value.value.data
+    return None
+
+
+def _local_cause(op: Operation) -> str:
+    """For a static work-group local array indexed by the local id: which local size it was
+    written for (a launch with a larger one overflows it), the likely cause of the report."""
+    target = op.memref  # type: ignore[attr-defined]
+    t = target.type
+    if not (isinstance(t, MemRefType) and is_local_memref(t)):
+        return ""
+    causes = []
+    for k, index in enumerate(op.indices):  # type: ignore[attr-defined]
+        found = local_id_offset(index)
+        size = t.get_shape()[k]
+        if found is not None and size >= 0:
+            d, c = found
+            causes.append(f"a local size above {size - c} in dimension {d}")
+    if not causes:
+        return ""
+    return (f"; it is indexed by the local id, so {' or '.join(causes)} overflows it "
+            "(is the launch's local size larger than the kernel's local memory was written "
+            "for?)")
 
 
 def _origin(value: SSAValue) -> str:
