@@ -247,7 +247,7 @@ def test_out_of_bounds_reports_name_the_argument_or_global():
     """As the interpreter's messages do: the argument (through views) or the global."""
     k = xmux.compile(NAMED, cache=False, checks=True).kernel("k")
     x = np.ones(8, np.float32)
-    with pytest.raises(xmux.CheckError, match=r"\(global @tile\): indices \[4\], sizes \[4\]"):
+    with pytest.raises(xmux.CheckError, match=r"\(global @tile\); .*: indices \[4\], sizes \[4\]"):
         k(x, np.zeros(8, np.float32), global_size=(8,), local_size=(8,))
     with pytest.raises(xmux.CheckError, match=r"\(argument 1 \('y'\)\): indices \[4\]"):
         k(x, np.zeros(8, np.float32), global_size=(8,), local_size=(4,))
