@@ -54,9 +54,33 @@ class SpecConstantsAPI:
         return self._spec.current(symbolic_id)  # type: ignore[union-attr]
 
 
-class KernelTable:
+class NotCopyable:
+    """Programs and kernels hold machine code loaded into this process (the JIT's, or a CUDA
+    module) and its addresses, which no other process or copy could use: pickling or
+    deep-copying one is an error saying so."""
+
+    _what = "object"
+
+    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
+        raise self._not_copyable()
+
+    def __deepcopy__(self, memo: dict):  # noqa: ANN204
+        raise self._not_copyable()
+
+    def _not_copyable(self) -> TypeError:
+        return TypeError(
+            f"an xmux {self._what} cannot be pickled or deep-copied: it holds code compiled "
+            "into this process (JIT-loaded machine code or a CUDA module) and its addresses; "
+            "keep the MLIR source and the compile options instead and call xmux.compile "
+            "again where needed (the disk cache makes that a load of the compiled object)"
+        )
+
+
+class KernelTable(NotCopyable):
     """A program's kernels by name (``prog.kernel(name)``, ``prog[name]``), each built once
     with the target's kernel class ``_kernel_class(program, info)``."""
+
+    _what = "Program"
 
     infos: dict
     _kernels: dict
@@ -79,20 +103,4 @@ class KernelTable:
     def __getitem__(self, name: str):  # noqa: ANN204
         return self.kernel(name)
 
-    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
-        raise not_copyable(type(self).__name__)
 
-    def __deepcopy__(self, memo: dict):  # noqa: ANN204
-        raise not_copyable(type(self).__name__)
-
-
-def not_copyable(what: str) -> TypeError:
-    """The error for pickling or deep-copying a program or kernel: they hold machine code
-    loaded into this process (the JIT's, or a CUDA module) and its addresses, which no other
-    process or copy could use."""
-    return TypeError(
-        f"an xmux {what} cannot be pickled or deep-copied: it holds code compiled into this "
-        "process (JIT-loaded machine code or a CUDA module) and its addresses; keep the MLIR "
-        "source and the compile options instead and call xmux.compile again where needed "
-        "(the disk cache makes that a load of the compiled object)"
-    )

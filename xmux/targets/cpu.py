@@ -17,7 +17,7 @@ from xmux.runtime import abi
 from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
-from xmux.spec_api import KernelTable, SpecConstantsAPI, not_copyable
+from xmux.spec_api import KernelTable, NotCopyable, SpecConstantsAPI
 from xmux.targets import driver
 from xmux.targets.base import Build, LaunchProfile
 
@@ -107,16 +107,12 @@ class CpuTarget:
         return prog
 
 
-class Kernel:
+class Kernel(NotCopyable):
     """A compiled kernel; call it with the kernel's arguments and an NDRange. Its launches run
     through a ``runtime.launcher.KernelLauncher`` (which code runs, the replay of a repeated
     launch and what that replay depends on)."""
 
-    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
-        raise not_copyable("kernel")
-
-    def __deepcopy__(self, memo: dict):  # noqa: ANN204
-        raise not_copyable("kernel")
+    _what = "kernel"
 
     def __init__(self, program: Program, info: KernelInfo) -> None:
         self.program = program

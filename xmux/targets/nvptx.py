@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
-from xmux.spec_api import KernelTable, SpecConstantsAPI, not_copyable
+from xmux.spec_api import KernelTable, NotCopyable, SpecConstantsAPI
 from xmux.targets import driver
 from xmux.targets.base import Build, LaunchProfile
 
@@ -102,14 +102,10 @@ class NvptxTarget:
         return NvptxProgram(build.artifact, build.infos, build.llvm_ir, build.spec)  # type: ignore[arg-type]
 
 
-class NvptxKernel:
+class NvptxKernel(NotCopyable):
     """A kernel of an ``NvptxProgram``; call it like a CPU ``xmux.Kernel``."""
 
-    def __reduce__(self):  # noqa: ANN204 - pickle's protocol
-        raise not_copyable("kernel")
-
-    def __deepcopy__(self, memo: dict):  # noqa: ANN204
-        raise not_copyable("kernel")
+    _what = "kernel"
 
     def __init__(self, program: NvptxProgram, info: KernelInfo) -> None:
         self.program = program
