@@ -307,7 +307,7 @@ class Emitter(_Lifted):
         for v in seg.defined:
             if v in self.r.uniformize and self.check is not None and checkable(v):
                 sites, kernel = self.check
-                insert_check(sites, kernel, self.r.uniformized_for[v], seg.mapping[v],
+                insert_check(sites, kernel, self.r.uniformized_for[v], v, seg.mapping[v],
                              self.slots[v], seg.nest.ip)
         for v in seg.defined:
             if v in self.r.uniformize:
