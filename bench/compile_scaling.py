@@ -54,9 +54,9 @@ def measure(shape: str, n: int) -> dict:
     from xdsl.parser import Parser
 
     from xmux import api, pipelines
-    from xmux.lowering.emit import emit_text
     from xmux.registry import make_context
     from xmux.runtime import jit
+    from xmux.runtime.emit import emit_text
 
     text = module(shape, n)
     t0 = time.perf_counter()

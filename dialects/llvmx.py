@@ -19,7 +19,7 @@ binary operation are ``i64`` enum values, as in upstream's generic form) and cus
     %g = llvm.addrspacecast %p : !llvm.ptr<3> to !llvm.ptr
 
 (``llvm.uitofp nneg`` is LLVM 20's form: mlir-opt-19 has no ``nneg`` there, and xmux's
-lowering does not write it.) ``lowering/emit.py`` translates them to LLVM IR. At the end, the
+lowering does not write it.) ``runtime/emit.py`` translates them to LLVM IR. At the end, the
 upstream conventions that both passes and the lowering build with (the NVVM kernel marker,
 MLIR's memref descriptor): a pass may not import the lowering.
 """

@@ -1,4 +1,4 @@
-"""lowering/emit.py: llvm dialect → LLVM IR, checked on the text and by running it."""
+"""runtime/emit.py: llvm dialect → LLVM IR, checked on the text and by running it."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from xdsl.parser import Parser
 
 from xmux.dialects.llvm import LLVM
 from xmux.errors import NotSupportedError
-from xmux.lowering.emit import emit_text, mangle_intrinsic
 from xmux.runtime import jit
+from xmux.runtime.emit import emit_text, mangle_intrinsic
 
 c_i8, c_i32, c_i64, c_f32, c_f64, c_p = (
     ctypes.c_int8,

@@ -16,9 +16,9 @@ from xdsl.parser import Parser
 
 from xmux.errors import XmuxError
 from xmux.lowering.convert_to_llvm import ConvertToLLVMPass
-from xmux.lowering.emit import emit_text
 from xmux.registry import make_context
 from xmux.runtime import jit
+from xmux.runtime.emit import emit_text
 
 C_API = "attributes {llvm.emit_c_interface}"
 

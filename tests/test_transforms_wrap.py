@@ -578,7 +578,7 @@ def _jit_module(src: str):  # -> xmux.runtime.jit.JitModule
     wil = _optional_pass("xmux.transforms.work_item_loops")
     dmb = _optional_pass("xmux.transforms.define_mux_builtins")
     to_llvm = _optional_pass("xmux.lowering.convert_to_llvm")
-    emit = pytest.importorskip("xmux.lowering.emit")
+    emit = pytest.importorskip("xmux.runtime.emit")
     jit = pytest.importorskip("xmux.runtime.jit")
     if wil is None or dmb is None or to_llvm is None:
         pytest.skip("work-item-loops / define-mux-builtins / convert-to-llvm not available")

@@ -1,7 +1,7 @@
 """xmux's lowered output is upstream llvm-dialect text: every example lowered with the cpu
 pipeline (``xmux-opt -p <pipelines.spec(pipelines.cpu())>``) parses in mlir-opt-19, custom
 and generic form, and translates with ``mlir-translate-19 --mlir-to-llvmir`` into LLVM IR
-with the loop metadata xmux's own emission (lowering/emit.py) gives; the NVPTX target's
+with the loop metadata xmux's own emission (runtime/emit.py) gives; the NVPTX target's
 lowered modules too; and the llvm ops' round-trip files read back from mlir-opt-19's output
 unchanged. Skipped where the tools (Debian's ``mlir-19-tools``) are not installed."""
 
@@ -19,8 +19,8 @@ from xdsl.printer import Printer
 
 from tests.inprocess_cli import xmux_opt
 from xmux import pipelines
-from xmux.lowering.emit import emit_text
 from xmux.registry import make_context
+from xmux.runtime.emit import emit_text
 
 MLIR_OPT = shutil.which("mlir-opt-19")
 MLIR_TRANSLATE = shutil.which("mlir-translate-19")

@@ -136,7 +136,7 @@ def compile_to_llvm_ir(module: ModuleOp, pipeline: Sequence[ModulePass] | None =
     attached, the kernels' ABI recorded), then ``collect_kernel_infos``."""
     from xmux import pipelines
     from xmux.kernel_info import collect_kernel_infos
-    from xmux.lowering.emit import emit_text
+    from xmux.runtime.emit import emit_text
     from xmux.runtime.jit import host_target
 
     passes = pipelines.cpu() if pipeline is None else pipeline

@@ -82,7 +82,7 @@ class CpuTarget:
         return jit.load_cached(key)
 
     def emit(self, module: ModuleOp) -> str:
-        from xmux.lowering.emit import emit_text
+        from xmux.runtime.emit import emit_text
 
         return emit_text(module)
 

@@ -81,7 +81,7 @@ class NvptxTarget:
 
     def emit(self, module: ModuleOp) -> str:
         from xmux.abi import nvptx_abi
-        from xmux.lowering.emit import emit_text
+        from xmux.runtime.emit import emit_text
 
         return emit_text(module, triple=nvptx_abi.TRIPLE,
                          data_layout=str(_ptx.machine(self.arch).target_data))

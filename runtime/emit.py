@@ -69,7 +69,7 @@ from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, llvmx
 from xmux.dialects import llvm as llvm_ext
 from xmux.dialects.llvmx import NVVM_KERNEL
-from xmux.lowering.emit_metadata import Metadata
+from xmux.runtime.emit_metadata import Metadata
 
 __all__ = ["emit_module", "emit_text"]
 

@@ -1,4 +1,4 @@
-"""LLVM IR metadata for ``lowering/emit.py``: access groups and ``!llvm.loop`` nodes from
+"""LLVM IR metadata for ``runtime/emit.py``: access groups and ``!llvm.loop`` nodes from
 upstream's ``access_groups`` / ``#llvm.loop_annotation`` attributes, as
 ``mlir-translate --mlir-to-llvmir`` makes them."""
 
