@@ -337,38 +337,9 @@ def pocl_worker(quick: bool) -> int:
     return 0
 
 
-class Pocl:
-    """A PoCL worker process; ``threads=1`` sets POCL_MAX_PTHREAD_COUNT=1."""
-
-    def __init__(self, python: str, quick: bool, threads: int | None = None) -> None:
-        cmd = [python, str(Path(__file__).resolve()), "--pocl-worker"] + (["--quick"] * quick)
-        env = dict(os.environ)
-        if threads is not None:
-            env["POCL_MAX_PTHREAD_COUNT"] = str(threads)
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
-        self.hello = self.ask(None)
-
-    def ask(self, cmd: str | None):
-        if cmd is not None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(cmd + "\n")
-            self.proc.stdin.flush()
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"PoCL worker exited ({self.proc.poll()})")
-        r = json.loads(line)
-        if isinstance(r, dict) and "error" in r:
-            raise RuntimeError(r["error"])
-        return r
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(timeout=30)
+def Pocl(python: str, quick: bool, threads: int | None = None):  # noqa: N802, ANN201
+    """This script's PoCL worker (``workloads.PoclProcess``)."""
+    return wl.PoclProcess(Path(__file__).resolve(), python, quick, threads)
 
 
 # ---------------------------------------------------------------------------------------

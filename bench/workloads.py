@@ -172,3 +172,44 @@ def size_label(name: str, s: Sizes) -> str:
     else:
         what = f"{g[1]}×{g[0]}"
     return f"{what} ({'×'.join(map(str, g))} / {'×'.join(map(str, lsz))})"
+
+
+class PoclProcess:
+    """A PoCL worker process speaking one JSON line per reply: ``script`` run with ``--pocl-worker``
+    by the PoCL venv's ``python``; ``threads=1`` sets POCL_MAX_PTHREAD_COUNT=1. Shared by the
+    bench scripts that serve their own PoCL side (histogram.py, transforms_onoff.py)."""
+
+    def __init__(self, script: Path, python: str, quick: bool, threads: int | None = None
+                 ) -> None:
+        import subprocess
+
+        cmd = [python, str(script), "--pocl-worker"] + (["--quick"] * quick)
+        env = dict(os.environ)
+        if threads is not None:
+            env["POCL_MAX_PTHREAD_COUNT"] = str(threads)
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env)
+        self.hello = self.ask(None)
+
+    def ask(self, cmd: str | None):  # noqa: ANN201 - the worker's JSON reply
+        import json
+
+        if cmd is not None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(cmd + "\n")
+            self.proc.stdin.flush()
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"PoCL worker exited ({self.proc.poll()})")
+        r = json.loads(line)
+        if isinstance(r, dict) and "error" in r:
+            raise RuntimeError(r["error"])
+        return r
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(timeout=30)
