@@ -29,8 +29,8 @@ Transforms, each turned off alone against the default pipeline (``on``), compile
 * ``work-item-loop-interchange``, ``hoist-uniform-loads``, ``work-item-loop-vectorize-hints``,
   ``vectorize-local-reduction-trees``: the pass removed from ``pipelines.cpu()``'s list;
 * ``specialize``: ``xmux.compile(..., specialize=False)`` (no local-size variant);
-* ``tune``: ``xmux.compile(..., tune=False)`` (no 512- vs 256-bit choice; only where the
-  host has 512-bit vectors, otherwise there is nothing to turn off).
+* ``tune``: ``xmux.compile(..., tune=False)`` (the variant always runs at the host's width:
+  no 512- vs 256-bit choice and no timing against the generic entry).
 
 A removed pass whose program compiles to the same LLVM IR as ``on`` (the generic kernel and
 its local-size variant alike) cannot change the time: its cell says ``=`` and it is not timed
@@ -603,8 +603,9 @@ def main() -> int:
                         p = k(*a, global_size=g, local_size=lsz, profile=True)
                         return {"event": p.seconds}
 
-                # 2nd launch compiles the local-size variant, the next ones tune its width
-                for _ in range(2 + tuning.launches_to_settle()):
+                # 2nd launch compiles the local-size variant, the next ones tune its builds
+                # (vector widths and the generic entry: tuning.variant_builds)
+                for _ in range(2 + tuning.launches_to_settle(len(tuning.variant_builds()))):
                     call()
                 o.reset()
                 call()
@@ -634,9 +635,6 @@ def main() -> int:
                     ok = False
             for t in transforms:
                 label = f"off:{t}"
-                if t == "tune" and not wide:
-                    K["off"][t] = {"status": "n/a", "why": "no 512-bit vectors: nothing to tune"}
-                    continue
                 try:
                     prog, b, good, bs = make_backend(label, t)
                 except KeyError as e:  # the pass is not in this pipeline

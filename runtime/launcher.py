@@ -5,9 +5,11 @@ kernel:
 
 * the checked ``NDRange`` per size triple (a loop launches the same one);
 * the local-size variants (``LocalSizeVariants``: the work-group function compiled again with
-  the launch's local size as a constant, as PoCL does, and on a host with 512-bit vectors built
-  twice and tuned, ``runtime/tuning.py``), and with native specialization constants the entry
-  specialized for the launch's value set (``SpecState.entry`` / ``variant_entry``);
+  the launch's local size as a constant, as PoCL does, tuned by timing launches against the
+  generic entry and, on a host with 512-bit vectors, between 512- and 256-bit builds:
+  ``runtime/tuning.py``; a variant that loses on this host is dropped), and with native
+  specialization constants the entry specialized for the launch's value set
+  (``SpecState.entry`` / ``variant_entry``);
 * the replay of the last launch (``Replay``): its packed-argument struct, NDRange, entry and a
   prepared call of the run (``launch.prepared``).
 
@@ -36,9 +38,9 @@ the replay was made. ``LaunchKey`` names them all:
   mutated array or a new ``set_spec_constant``); it picks the native entry and the emulated
   buffer whose address is in the packed struct.
 
-Besides the key, a replay holds until ``until``: when the vector-width choice of its
-variant is due for a re-check (``tuning.BuildTuner.replay_until``). Only a settled launch is
-kept for replay: its variant built, its tuner not sampling.
+Besides the key, a replay holds until ``until``: when the build choice of its variant (widths,
+or the generic entry) is due for a re-check (``tuning.BuildTuner.replay_until``). Only a
+settled launch is kept for replay: its variant built, its tuner not sampling.
 """
 
 from __future__ import annotations
@@ -216,22 +218,31 @@ class LocalSizeVariants:
     (``mux.reqd_work_group_size``): constant work-item loop bounds let LLVM unroll and
     vectorize without remainders (conv3x3: 1.3x faster). Only for uniform launches (every
     group full), and only from the second launch with the same local size, so a one-off launch
-    does not pay a second compilation. A kernel with a required size is compiled for it
-    already: it gets a variant only where variants are tuned, so that it too runs the faster
-    vector width (vecadd 2^22 with ``reqd_work_group_size``: 0.515 ms at 512 bits, 0.487
-    tuned). With native specialization constants the variant is specialized for the launch's
-    value set too (``SpecState.variant_entry``, tuned per value set); emulated ones need
-    nothing: same arguments. ``built``: local size → entry, ``tuning.BuildTuner`` or None
-    (native specialization constants: kept by the ``SpecState``)."""
+    does not pay a second compilation. The specialization can also lose (gather 1.22x slower
+    at 512 bits, matmul_tiled 1.11x at 256: bench/TRANSFORMS.md), so with ``tune`` the
+    variant's launches are timed against the kernel's ``generic`` entry (compiled already, same
+    packed arguments) and, on a host with 512-bit vectors, between its 512- and 256-bit
+    builds; the fastest stays (``tuning.variant_builds``, ``tuning.BuildTuner``). A kernel
+    with a required size is compiled for it already (its generic entry is the variant): it
+    gets a variant only on a host with 512-bit vectors, to run the faster vector width
+    (vecadd 2^22 with ``reqd_work_group_size``: 0.515 ms at 512 bits, 0.487 tuned). Width-
+    dependent kernels (``tuning.width_dependent``) always run the variant, untuned. With
+    native specialization constants the variant is specialized for the launch's value set too
+    (``SpecState.variant_entry``, tuned per value set against that value set's generic
+    entry); emulated ones need nothing: same arguments. ``built``: local size → entry,
+    ``tuning.BuildTuner`` or None (native specialization constants: kept by the
+    ``SpecState``)."""
 
     def __init__(
         self, info: KernelInfo, source: VariantSource | None, settings: Settings,
-        spec: _spec.SpecState | None,
+        spec: _spec.SpecState | None, generic: object = None,
     ) -> None:
         self.info = info
         self.source = source
         self.settings = settings
         self.spec = spec
+        #: the kernel's own entry hook (the program's code, no variant): a tuning candidate
+        self.generic = generic
         self.native_spec = spec is not None and spec.table.mode == "native"
         self.built: dict[tuple[int, ...], object] = {}
         self.launches: dict[tuple[int, ...], int] = {}
@@ -239,7 +250,7 @@ class LocalSizeVariants:
     def entry(
         self, nd: launch.NDRange, spec_values: bytes, threads: int
     ) -> tuple[object | None, tuning.BuildTuner | None, bool]:
-        """The entry hook for a launch over ``nd`` (None: no variant), its vector-width tuner
+        """The entry hook for a launch over ``nd`` (None: no variant), its build tuner
         (None: not tuned) and whether the launch (on ``threads`` threads) is one of its samples
         (its time goes to ``tuner.record``)."""
         local = self._key(nd)
@@ -261,7 +272,7 @@ class LocalSizeVariants:
     def settled(self, nd: launch.NDRange) -> bool:
         """Whether the later launches over ``nd`` run the variant (or plain kernel) this one
         ran, as far as compiling goes: False while its variant is still to be built (the
-        vector-width tuner's state is the caller's to check)."""
+        build tuner's state is the caller's to check)."""
         local = self._key(nd)
         return local is None or local in self.built
 
@@ -269,32 +280,39 @@ class LocalSizeVariants:
         """The local size of the variant a launch over ``nd`` may get (None: never)."""
         if self.source is None:
             return None
-        if self.info.reqd_work_group_size is not None and not self._tunes():
+        if self.info.reqd_work_group_size is not None and not self.builds():
             return None  # already compiled for its one local size: a variant would only tune
         if any(g % loc for g, loc in zip(nd.global_size, nd.local_size, strict=True)):
             return None
         return nd.local_size
 
-    def _tunes(self) -> bool:
-        """Whether variants are built in two vector widths (``_compile``)."""
-        from xmux.runtime import jit
-
-        return bool(self.settings.tune) and jit.host_has_wide_vectors()
+    def builds(self) -> tuple[str, ...]:
+        """The builds a variant's tuner samples (``tuning.variant_builds``; empty: not tuned;
+        a width-dependent kernel's variant is not tuned whatever this says)."""
+        return tuning.variant_builds(
+            bool(self.settings.tune), self.info.reqd_work_group_size is not None
+        )
 
     def _label(self, local: tuple[int, ...]) -> str:
         return f"kernel '{self.info.name}' local size {local}"
 
     def _native(self, local: tuple[int, ...], spec_values: bytes) -> object:
         source = self.source
-        assert source is not None and self.spec is not None
-        return self.spec.variant_entry(
-            self.info.symbol, f"{self.info.name}/{local}", spec_values,
-            lambda: source.lower(local), tune=self.settings.tune, label=self._label(local),
+        spec = self.spec
+        assert source is not None and spec is not None
+        info = self.info
+
+        def generic() -> object:  # the value set's plain specialization (None: the defaults)
+            return spec.entry(info.name, info.symbol, spec_values) or self.generic
+
+        return spec.variant_entry(
+            info.symbol, f"{info.name}/{local}", spec_values, lambda: source.lower(local),
+            builds=self.builds(), generic=generic, label=self._label(local),
         )
 
     def _compile(self, local: tuple[int, ...]) -> object:
-        """The variant's entry hook, or on a host with 512-bit vectors a tuner that builds it
-        with the host's vector width and with 256 bits and keeps the faster."""
+        """The variant's entry hook, or (``builds``) a tuner over its builds and the generic
+        entry that keeps the fastest."""
         from xmux.runtime import jit
 
         source = self.source
@@ -313,11 +331,12 @@ class LocalSizeVariants:
             )
             return abi.EntryHookFn(compiled.address(symbol))
 
-        if not self._tunes() or width_dependent:
+        names = self.builds()
+        if not names or width_dependent:
             return build()
-        return tuning.BuildTuner(
-            [build, lambda: build(256)], self._label(local), ("512-bit", "256-bit")
-        )
+        makers = {"512-bit": build, "variant": build, "256-bit": lambda: build(256),
+                  "generic": lambda: self.generic}
+        return tuning.BuildTuner([makers[n] for n in names], self._label(local), names)
 
 
 class KernelLauncher:
@@ -335,7 +354,7 @@ class KernelLauncher:
         self.spec = spec
         # emulated specialization constants: the buffer's address is a hidden last argument
         self.spec_info = _spec.launch_info(info) if spec is not None else info
-        self.variants = LocalSizeVariants(info, source, settings, spec)
+        self.variants = LocalSizeVariants(info, source, settings, spec, entry)
         self.ndranges: dict[tuple, launch.NDRange] = {}
         self.replay: Replay | None = None
 
@@ -382,11 +401,14 @@ class KernelLauncher:
         if entry is None and self.variants.native_spec:
             entry = self.spec.entry(self.info.name, self.info.symbol, values)  # type: ignore[union-attr]
         entry = entry or self.entry
+        # a one-thread launch runs on this thread: its sample is the thread's CPU time, which
+        # other processes' preemptions do not inflate (on a busy host they hit most samples)
+        cpu = time.thread_time() if sample and n == 1 else 0.0
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
         end = time.perf_counter()
-        if sample:  # a vector-width sample
-            tuner.record(end - start)  # type: ignore[union-attr]
+        if sample:  # a tuning sample
+            tuner.record(time.thread_time() - cpu if n == 1 else end - start)  # type: ignore[union-attr]
         elif self.variants.settled(nd) and (tuner is None or not tuner.sampling):
             until = tuner.replay_until((nd.global_size, n)) if tuner is not None else None
             key = LaunchKey(self.info, args, sizes, frozen, n, values)
@@ -434,17 +456,7 @@ class KernelLauncher:
         return nd, frozen
 
     def _checked(self, global_size, local_size, global_offset) -> launch.NDRange:  # noqa: ANN001
-        info = self.info
-        return launch.NDRange(
-            info.name,
-            global_size,
-            local_size,
-            global_offset,
-            info.reqd_work_group_size,
-            info.max_work_dim,
-            max_work_group_size=info.max_work_group_size,
-            vector=launch.vector_requirement(info),
-        )
+        return launch.NDRange.of(self.info, global_size, local_size, global_offset)
 
 
 def _hashable(v: object) -> object:

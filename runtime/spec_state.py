@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -147,15 +147,18 @@ class SpecState:
         tag: str,
         buf: bytes,
         build_ir: Callable[[], object],
-        tune: bool = False,
+        builds: Sequence[str] = (),
+        generic: Callable[[], object] | None = None,
         label: str = "variant",
     ) -> object:
         """JIT mode: the entry hook of a *variant* of the program (e.g. its kernel specialized
         on a local size: ``build_ir()`` lowers it, ``launcher.Lowered``: its LLVM IR, with the
         leaf globals, and whether it is width-dependent),
         specialized for the value set ``buf``. Variants are lowered once per ``tag``. With
-        ``tune`` on a host with 512-bit vectors, a ``tuning.BuildTuner`` over the
-        specialized code built with 512- and 256-bit vectors, as other variants get."""
+        ``builds`` (``tuning.variant_builds``: "512-bit", "256-bit" / "variant", "generic"),
+        unless the variant is width-dependent, a ``tuning.BuildTuner`` over them, as other
+        variants get: the specialized variant at those widths and ``generic()``, the value
+        set's plain entry (``entry``: compiled on its first turn if no launch needed it yet)."""
         from xmux.runtime import abi, jit, tuning
 
         entry = self._variant_entries.get((tag, buf))
@@ -185,10 +188,10 @@ class SpecState:
                 self._modules[(tag, buf, vector_bits)] = module  # type: ignore[index]
                 return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
 
-            if tune and jit.host_has_wide_vectors() and not table.width_dependent:
-                entry = tuning.BuildTuner(
-                    [build, lambda: build(256)], label, ("512-bit", "256-bit")
-                )
+            if builds and not table.width_dependent:
+                makers = {"512-bit": build, "variant": build, "256-bit": lambda: build(256),
+                          "generic": generic}
+                entry = tuning.BuildTuner([makers[n] for n in builds], label, builds)
             else:
                 entry = build()
             self._variant_entries[(tag, buf)] = entry

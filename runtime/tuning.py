@@ -11,19 +11,21 @@ so the local-size variant of a kernel (``runtime/launcher.py``, ``LocalSizeVaria
 ways and the launches after it alternate between the builds; once each has run ``WARMUP`` +
 ``SAMPLES`` times, the one with the lower minimum launch time (the first ``WARMUP`` launches of
 a build not counted: they follow its compilation, with cold caches and sleeping workers) is
-kept. The minimum, not the median: noise on a shared machine only ever adds time.
+kept. The minimum, not the median: noise on a shared machine only ever adds time. A
+one-thread launch (run on the calling thread) is timed by the thread's CPU time, so other
+processes' preemptions do not count at all; launches on the pool by wall time.
 
 The faster build can change while a program runs: on the bench's VM the memory system switches
 between two phases minutes apart (``bench/memprobe.py``), and saxpy is 4% faster at 512 bits in
 one and vecadd 3.5% faster at 256 bits in the other. So a choice is re-checked: once
 ``RECHECK_S`` seconds and ``RECHECK_FACTOR`` times the launch time the last round of samples
-took have passed, the next launches sample both builds again (every launch still runs one
+took have passed, the next launches sample every build again (every launch still runs one
 build exactly once). The samples of a round all have one global size and thread count, those
 the choice was made on: a kernel's one-group test launches between its full-size ones neither
 count nor trigger a re-check (they did once, and chose 256 bits for conv3x3 from 2 µs
 launches); launches of other sizes replay the choice and look at it again every
 ``RECHECK_S``. A round costs
-``WARMUP + SAMPLES`` launches of the other build, at most 1/``RECHECK_FACTOR`` of the time. A
+``WARMUP + SAMPLES`` launches of each other build, at most 1/``RECHECK_FACTOR`` of the time. A
 changed choice is logged (logger ``xmux.runtime.tuning``, level INFO; the first one too,
 re-confirmations at DEBUG).
 
@@ -31,11 +33,22 @@ re-confirmations at DEBUG).
 the thread pool and the calling thread alone for launches that take the pool only a few
 microseconds (its "builds" are the two ways).
 
-Every launch runs exactly once, on one build or the other; the builds compute the same results
+Every launch runs exactly once, on one of the builds; the builds compute the same results
 bit for bit unless the code lets LLVM reassociate, contract or approximate floating-point
 operations (``reassoc``/``fast``/``contract``/``afn`` flags; work-group reductions have
-``reassoc``), whose results may then depend on the vector width: such kernels are not tuned
+``reassoc``), whose results may then depend on the vector width (or the constant loop
+bounds of a variant): such kernels are not tuned
 (``width_dependent``, read from the flags of the lowered module's ops, not from printed IR).
+
+The kernel's generic entry (the code that runs without a variant: compiled already, same packed
+arguments) is a candidate too (``variant_builds``): the local-size specialization itself can
+lose (bench/TRANSFORMS.md: gather 1.22 and branch_heavy 1.10 at 512 bits, matmul_tiled 1.11 at
+256), and whether it does depends on the kernel and the host, so the variant is measured
+against it as the widths are against each other, and a variant that loses on this host is
+dropped for that kernel. So a variant's tuner has the builds "512-bit", "256-bit", "generic"
+on a host with 512-bit vectors and "variant", "generic" elsewhere; a kernel with
+``reqd_work_group_size`` has no generic candidate (its generic code has the constant size
+already: it is the variant) and is tuned only between widths.
 """
 
 from __future__ import annotations
@@ -53,6 +66,7 @@ __all__ = [
     "WARMUP",
     "BuildTuner",
     "launches_to_settle",
+    "variant_builds",
     "width_dependent",
 ]
 
@@ -75,8 +89,25 @@ _WIDTH_DEPENDENT = frozenset({"reassoc", "contract", "afn", "fast"})
 
 
 def launches_to_settle(builds: int = 2) -> int:
-    """Launches of a variant until its tuner has chosen."""
+    """Launches of a tuner over ``builds`` builds until it has chosen (``builds`` 0: not
+    tuned, nothing to settle)."""
     return builds * (WARMUP + SAMPLES)
+
+
+def variant_builds(tune: bool = True, required: bool = False) -> tuple[str, ...]:
+    """The builds a local-size variant's tuner samples on this host, by name (empty: the
+    variant is not tuned): the variant at the host's vector width and, with 512-bit vectors, at
+    256 bits, then the kernel's generic entry; a kernel with a ``required`` work-group size has
+    no generic candidate (it is the variant's code) and is tuned between widths only. Width-
+    dependent kernels (``width_dependent``) are never tuned: the caller checks that."""
+    from xmux.runtime import jit
+
+    if not tune:
+        return ()
+    wide = jit.host_has_wide_vectors()
+    if required:
+        return ("512-bit", "256-bit") if wide else ()
+    return ("512-bit", "256-bit", "generic") if wide else ("variant", "generic")
 
 
 def width_dependent(module: object) -> bool:
@@ -95,14 +126,14 @@ def width_dependent(module: object) -> bool:
 
 
 class BuildTuner:
-    """Builds of one variant, tried in turn on real launches; the faster is chosen, and the
+    """Builds of one variant, tried in turn on real launches; the fastest is chosen, and the
     choice re-checked from time to time.
 
     ``builds`` make the entry hooks (called lazily, the first time a build's turn comes).
     ``next_entry()`` gives the entry for the next launch; while ``sampling``, the caller passes
     that launch's time to ``record(seconds)``, which returns the chosen entry once every build
-    has run ``WARMUP + SAMPLES`` times in this round. ``due`` is when the choice is sampled
-    again (``_now()`` clock; None while sampling)."""
+    has run ``WARMUP + SAMPLES`` times in this round (``names``: the builds' names in logs).
+    ``due`` is when the choice is sampled again (``_now()`` clock; None while sampling)."""
 
     def __init__(
         self,
@@ -174,11 +205,13 @@ class BuildTuner:
             return self._entry(i), True
 
     def _order(self, turn: int) -> int:
-        """The build of a round's ``turn``-th launch: A B B A A B B A ... for two builds, so a
-        drift during the round (the machine getting back to speed after a pause: the first
-        launches of a burst are slow) favours neither; round-robin otherwise."""
+        """The build of a round's ``turn``-th launch: forwards, then backwards (A B B A A B B A
+        ... for two builds, A B C C B A A B C ... for three), so a drift during the round (the
+        machine getting back to speed after a pause: the first launches of a burst are slow)
+        favours none."""
         n = len(self._builds)
-        return (turn + turn // 2) % 2 if n == 2 else turn % n
+        cycle, i = divmod(turn, n)
+        return n - 1 - i if cycle % 2 else i
 
     def _entry(self, i: int) -> object:
         if self._entries[i] is None:

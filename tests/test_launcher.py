@@ -18,9 +18,10 @@ import xmux
 from xmux.runtime import launch, tuning
 
 N = 4096
-#: launches until a kernel's entry is settled: the second compiles the local-size variant,
-#: then the vector-width builds take turns (runtime/tuning.py)
-SETTLE = 3 + tuning.launches_to_settle()
+#: launches until a kernel's entry is settled and replayed: the second compiles the
+#: local-size variant, then its builds and the generic entry take turns until the tuner has
+#: chosen (runtime/tuning.py), the next launch is kept for replay
+SETTLE = 3 + tuning.launches_to_settle(len(tuning.variant_builds()))
 
 DIV = """
 func.func @div(%alpha: f32, %x: memref<?xf32>, %out: memref<?xf32>, %n: i32)
