@@ -54,6 +54,12 @@ class ArgInfo:
         strides are accepted; otherwise the array must be C-contiguous.
     written: False when the kernel provably only reads the memref (``transforms/
         arg_access.py``), so a read-only numpy array may be passed.
+    offset: the static offset (elements) of a strided layout (``strided<[1], offset: 2>``),
+        else 0. The lowering adds it to every access without reading the descriptor, so the
+        launcher passes an array's element 0 as ``aligned + offset``: element 0 of the array
+        given is element 0 of the memref.
+    static_strides: the strides (elements) a strided layout fixes, None where dynamic; None
+        when it fixes none. An array must have them: the lowering uses them, not the array's.
     """
 
     name: str
@@ -62,6 +68,21 @@ class ArgInfo:
     shape: list[int | None] | None = None
     strided: bool = False
     written: bool = True
+    offset: int = 0
+    static_strides: list[int | None] | None = None
+
+    def layout_mismatch(self, item_strides: Sequence[int]) -> str | None:
+        """Why an array with these element strides cannot be passed for this argument's static
+        layout (None: it can)."""
+        if self.static_strides is None:
+            return None
+        for d, (want, have) in enumerate(zip(self.static_strides, item_strides, strict=True)):
+            if want is not None and want != have:
+                return (
+                    f"dimension {d} has stride {have} elements, but the memref type's layout "
+                    f"fixes it at {want}"
+                )
+        return None
 
 
 @dataclass
@@ -82,6 +103,10 @@ class KernelInfo:
     vector_tail: bool = True
     """False: no scalar tail loop, so every group's size in ``vector_dim`` must be a multiple
     of ``vector_width`` (force-no-tail)."""
+    local_size_limits: list[tuple[int, int, str]] = field(default_factory=list)
+    """(dim, most, memory): the local size in ``dim`` may be at most ``most``, as the static
+    local ``memory`` that every work-item indexes by its local id there was written for
+    (record-kernel-abi; a larger launch is refused before it runs)."""
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -89,7 +114,8 @@ class KernelInfo:
     @staticmethod
     def from_json(data: dict) -> KernelInfo:
         args = [ArgInfo(**a) for a in data.get("args", [])]
-        return KernelInfo(**{**data, "args": args})
+        limits = [tuple(v) for v in data.get("local_size_limits", [])]
+        return KernelInfo(**{**data, "args": args, "local_size_limits": limits})
 
 
 def dump_kernel_infos(infos: Sequence[KernelInfo]) -> str:

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
+from xmux.abi.errors import XmuxError
 from xmux.abi.kernel_layout import (  # noqa: F401 - re-exported
     SCHED_CANCEL,
     SCHED_GLOBAL_OFFSET,
@@ -78,6 +79,7 @@ LOOP_VECTORIZE_WIDTH = "xmux.loop_vectorize_width"
 VECTOR_SCHEDULE = "mux.vector_schedule"
 KERNEL_ABI = "mux.kernel_abi"
 MAX_WORK_GROUP_SIZE = "mux.max_work_group_size"
+LOCAL_SIZE_LIMITS = "mux.local_size_limits"
 KERNEL_TABLE = "xmux.kernel_table"
 TARGET = "xmux.target"
 SPEC_CONSTANTS_USED = "spec.used_constants"
@@ -114,6 +116,13 @@ def _set_or_clear(op: Operation, key: str, value: Attribute | None) -> None:
         op.attributes[key] = value
 
 
+class MalformedAttributeError(XmuxError, ValueError):
+    """An xmux attribute in the IR with a value out of its form or range (written by hand:
+    ``mux.reqd_work_group_size = array<i64: 0, 1, 1>``): an ``XmuxError`` naming the op, so
+    every pass that reads it reports the user's input rather than crashing; still a
+    ``ValueError`` for the passes that catch one to prefix their name."""
+
+
 def _int_array(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
 
@@ -123,7 +132,8 @@ def _get_int_array(op: Operation, key: str) -> tuple[int, ...] | None:
     if attr is None:
         return None
     if not isinstance(attr, DenseArrayBase):
-        raise ValueError(f"{op.name} @{_sym(op)}: attribute {key} must be array<i64: ...>")
+        raise MalformedAttributeError(
+            f"{op.name} @{_sym(op)}: attribute {key} must be array<i64: ...>")
     return tuple(int(v) for v in attr.get_values())
 
 
@@ -132,7 +142,7 @@ def _get_int(op: Operation, key: str) -> int | None:
     if attr is None:
         return None
     if not isinstance(attr, IntegerAttr):
-        raise ValueError(f"{op.name} @{_sym(op)}: attribute {key} must be an integer")
+        raise MalformedAttributeError(f"{op.name} @{_sym(op)}: attribute {key} must be an integer")
     return attr.value.data
 
 
@@ -147,7 +157,8 @@ def get_target(op: Operation) -> TargetAttr:
         return DEFAULT_TARGET
     attr = scope.attributes[TARGET]
     if not isinstance(attr, TargetAttr):
-        raise ValueError(f"module attribute {TARGET} must be a #xmux.target<...>, got {attr}")
+        raise MalformedAttributeError(
+            f"module attribute {TARGET} must be a #xmux.target<...>, got {attr}")
     return attr
 
 
@@ -205,7 +216,7 @@ def get_reqd_work_group_size(op: Operation) -> tuple[int, int, int] | None:
     if vals is None:
         return None
     if len(vals) != 3 or any(v < 1 for v in vals):
-        raise ValueError(
+        raise MalformedAttributeError(
             f"@{_sym(op)}: {REQD_WORK_GROUP_SIZE} must be three positive sizes, got {list(vals)}"
         )
     return (vals[0], vals[1], vals[2])
@@ -230,7 +241,7 @@ def get_work_item_order(op: Operation) -> tuple[int, int, int]:
     if vals is None:
         return DEFAULT_WORK_ITEM_ORDER
     if sorted(vals) != [0, 1, 2]:
-        raise ValueError(
+        raise MalformedAttributeError(
             f"@{_sym(op)}: {WORK_ITEM_ORDER} must be a permutation of 0, 1, 2, got {list(vals)}"
         )
     return (vals[0], vals[1], vals[2])
@@ -351,7 +362,8 @@ def get_loop_annotation(op: Operation) -> llvm_ext.LoopAnnotationAttr | None:
     """The ``#llvm.loop_annotation`` of a lowered loop's latch branch (its ``!llvm.loop``)."""
     attr = op.attributes.get(LOOP_ANNOTATION)
     if attr is not None and not isinstance(attr, llvm_ext.LoopAnnotationAttr):
-        raise ValueError(f"{op.name}: attribute {LOOP_ANNOTATION} must be #llvm.loop_annotation")
+        raise MalformedAttributeError(
+            f"{op.name}: attribute {LOOP_ANNOTATION} must be #llvm.loop_annotation")
     return attr
 
 
@@ -398,7 +410,8 @@ def get_access_groups(op: Operation) -> tuple[int, ...]:
     if not isinstance(attr, ArrayAttr) or not all(
         isinstance(g, llvm_ext.AccessGroupAttr) for g in attr.data
     ):
-        raise ValueError(f"{op.name}: attribute {ACCESS_GROUPS} must be [#llvm.access_group...]")
+        raise MalformedAttributeError(
+            f"{op.name}: attribute {ACCESS_GROUPS} must be [#llvm.access_group...]")
     return tuple(g.id.data for g in attr.data)
 
 
@@ -434,7 +447,7 @@ def get_vector_schedule(op: Operation) -> VectorSchedule | None:
     if vals is None:
         return None
     if len(vals) != 3 or vals[0] < 1 or vals[1] not in (0, 1, 2) or vals[2] not in (0, 1):
-        raise ValueError(
+        raise MalformedAttributeError(
             f"@{_sym(op)}: {VECTOR_SCHEDULE} must be array<i64: width, dim, tail>, got {list(vals)}"
         )
     return VectorSchedule(vals[0], vals[1], bool(vals[2]))
@@ -453,21 +466,33 @@ def set_vector_schedule(op: Operation, schedule: VectorSchedule | None) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def _abi_value(value: object) -> Attribute:
+#: ``static_strides``' dynamic entries (a static stride may be negative, so not -1)
+_DYNAMIC_STRIDE = -(2**63)
+
+
+def _abi_value(key: str, value: object) -> Attribute:
     if isinstance(value, bool):
         return IntegerAttr(int(value), IntegerType(1))
+    if isinstance(value, int):
+        return IntegerAttr(value, i64)
     if isinstance(value, str):
         return StringAttr(value)
-    assert isinstance(value, list), value  # a shape: None (dynamic) as -1
-    return _int_array([-1 if v is None else v for v in value])
+    assert isinstance(value, list), value
+    if key == "static_strides":
+        return _int_array([_DYNAMIC_STRIDE if v is None else v for v in value])
+    return _int_array([-1 if v is None else v for v in value])  # a shape: dynamic as -1
 
 
-def _abi_field(attr: Attribute) -> object:
+def _abi_field(key: str, attr: Attribute) -> object:
     if isinstance(attr, StringAttr):
         return attr.data
     if isinstance(attr, IntegerAttr):
-        return bool(attr.value.data)
+        if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+            return bool(attr.value.data)
+        return attr.value.data
     assert isinstance(attr, DenseArrayBase), attr
+    if key == "static_strides":
+        return [None if v == _DYNAMIC_STRIDE else int(v) for v in attr.get_values()]
     return [None if v < 0 else int(v) for v in attr.get_values()]
 
 
@@ -475,9 +500,13 @@ def set_kernel_abi(op: Operation, name: str, args: Sequence[ArgInfo]) -> None:
     """``mux.kernel_abi = {name = "k", args = [{name = "a", kind = "memref", dtype =
     "float32", shape = array<i64: -1>, strided = false, written = true}, ...]}``: the
     kernel's name and arguments as the launcher sees them (``ArgInfo``'s fields, a field of
-    value None left out), recorded by record-kernel-abi while the signature is the user's."""
+    value None or a zero ``offset`` left out), recorded by record-kernel-abi while the
+    signature is the user's."""
     records = [
-        DictionaryAttr({k: _abi_value(v) for k, v in asdict(a).items() if v is not None})
+        DictionaryAttr({
+            k: _abi_value(k, v) for k, v in asdict(a).items()
+            if v is not None and not (k == "offset" and v == 0)
+        })
         for a in args
     ]
     op.attributes[KERNEL_ABI] = DictionaryAttr(
@@ -497,9 +526,9 @@ def get_kernel_abi(op: Operation) -> tuple[str, list[ArgInfo]] | None:
         args = []
         for r in records.data:
             assert isinstance(r, DictionaryAttr)
-            args.append(ArgInfo(**{k: _abi_field(v) for k, v in r.data.items()}))  # type: ignore[arg-type]
+            args.append(ArgInfo(**{k: _abi_field(k, v) for k, v in r.data.items()}))  # type: ignore[arg-type]
     except (AssertionError, AttributeError, KeyError, TypeError) as e:
-        raise ValueError(f"@{_sym(op)}: malformed {KERNEL_ABI}: {attr}") from e
+        raise MalformedAttributeError(f"@{_sym(op)}: malformed {KERNEL_ABI}: {attr}") from e
     return name.data, args
 
 
@@ -513,10 +542,39 @@ def set_max_work_group_size(op: Operation, size: int | None) -> None:
     _set_or_clear(op, MAX_WORK_GROUP_SIZE, None if size is None else IntegerAttr(size, i64))
 
 
+def get_local_size_limits(op: Operation) -> list[tuple[int, int, str]]:
+    """``(dim, most, memory)`` per limit of ``set_local_size_limits`` (empty: none)."""
+    attr = op.attributes.get(LOCAL_SIZE_LIMITS)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    out = []
+    for entry in attr.data:
+        assert isinstance(entry, DictionaryAttr), entry
+        dim, most, memory = (entry.data[k] for k in ("dim", "max", "memory"))
+        assert isinstance(dim, IntegerAttr) and isinstance(most, IntegerAttr)
+        assert isinstance(memory, StringAttr)
+        out.append((dim.value.data, most.value.data, memory.data))
+    return out
+
+
+def set_local_size_limits(op: Operation, limits: Sequence[tuple[int, int, str]]) -> None:
+    """``mux.local_size_limits = [{dim = 0 : i64, max = 16 : i64, memory = "global @tile"}]``:
+    the largest local size per dimension that the kernel's static local memory was written
+    for (an access every work-item makes indexes it by the local id; record-kernel-abi,
+    ``transforms/local_memory_facts.py``), checked at launch before the kernel runs."""
+    value = ArrayAttr([
+        DictionaryAttr({
+            "dim": IntegerAttr(d, i64), "max": IntegerAttr(m, i64), "memory": StringAttr(w)
+        })
+        for d, m, w in limits
+    ]) if limits else None
+    _set_or_clear(op, LOCAL_SIZE_LIMITS, value)
+
+
 def copy_launch_facts(dst: Operation, src: Operation) -> None:
-    """Carry the launch facts of ``src`` (ABI record, work-group limit, vector schedule) to
-    ``dst``, a function that becomes the entry point in its place."""
-    for key in (KERNEL_ABI, MAX_WORK_GROUP_SIZE, VECTOR_SCHEDULE):
+    """Carry the launch facts of ``src`` (ABI record, work-group limit, vector schedule, local
+    size limits) to ``dst``, a function that becomes the entry point in its place."""
+    for key in (KERNEL_ABI, MAX_WORK_GROUP_SIZE, VECTOR_SCHEDULE, LOCAL_SIZE_LIMITS):
         if key in src.attributes:
             dst.attributes[key] = src.attributes[key]
 
@@ -596,7 +654,14 @@ def get_oacc_dims(op: Operation) -> tuple[int, int, int] | None:
     ``DYNAMIC_DIM`` (-1) where the size is only known at run time. None: not an OpenACC
     kernel."""
     dims = _get_int_array(op, OACC_DIMS)
-    return None if dims is None else (dims[0], dims[1], dims[2])
+    if dims is None:
+        return None
+    # checked here: a size of -2^63 made the work-group size computed from it overflow i64
+    if len(dims) != 3 or any(d != DYNAMIC_DIM and d < 1 for d in dims):
+        raise MalformedAttributeError(
+            f"@{_sym(op)}: {OACC_DIMS} must be (num_gangs, num_workers, vector_length), each "
+            f"positive or {DYNAMIC_DIM} (known at run time), got {list(dims)}")
+    return (dims[0], dims[1], dims[2])
 
 
 def set_oacc_dims(op: Operation, dims: Sequence[int | None]) -> None:
@@ -607,7 +672,13 @@ def get_oacc_level_dims(op: Operation) -> tuple[int, int, int]:
     """NDRange dimension of each level (gang: group id dimension; worker, vector: local id
     dimensions) of an OpenACC kernel."""
     dims = _get_int_array(op, OACC_LEVEL_DIMS)
-    return DEFAULT_OACC_LEVEL_DIMS if dims is None else (dims[0], dims[1], dims[2])
+    if dims is None:
+        return DEFAULT_OACC_LEVEL_DIMS
+    if len(dims) != 3 or any(d not in (0, 1, 2) for d in dims):  # indices into 3 dimensions
+        raise MalformedAttributeError(
+            f"@{_sym(op)}: {OACC_LEVEL_DIMS} must be three NDRange dimensions (0, 1 or 2: "
+            f"gang, worker, vector), got {list(dims)}")
+    return (dims[0], dims[1], dims[2])
 
 
 def set_oacc_level_dims(op: Operation, dims: Sequence[int]) -> None:

@@ -102,11 +102,13 @@ def packed_args_format(layout: tuple[tuple[str, str, int], ...]) -> str:
     return "".join(codes)
 
 
-def descriptor_fields(array: np.ndarray) -> list[int]:
-    """The memref descriptor of ``array`` as ``packed_args_format`` values."""
-    ptr = array.ctypes.data
+def descriptor_fields(array: np.ndarray, offset: int = 0) -> list[int]:
+    """The memref descriptor of ``array`` as ``packed_args_format`` values; ``offset``: the
+    static offset of the memref type's layout (``ArgInfo.offset``), which the lowered kernel
+    adds to every index, so the aligned pointer is that many elements before the array."""
     item = array.itemsize
-    return [ptr, ptr, 0, *array.shape, *(s // item for s in array.strides)]
+    ptr = array.ctypes.data - offset * item
+    return [ptr, ptr, offset, *array.shape, *(s // item for s in array.strides)]
 
 
 def local_descriptor_fields(shape: list[int]) -> list[int]:

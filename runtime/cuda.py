@@ -11,10 +11,22 @@ DLPack (PyTorch CUDA tensors: zero-copy views), or a numpy array (copied to the 
 back after the launch when the kernel may write it); scalars and ``xmux.LocalMemory`` as on
 the CPU. The launch record and the split of a non-uniform NDRange follow
 ``abi/nvptx_abi.py``.
+
+numpy arrays follow one rule, as one host buffer behaves on the CPU: **views of one host
+buffer share one device buffer in a launch**. The numpy arguments of a launch whose memory
+overlaps (an array passed twice, ``memref.subview`` windows of one allocation from a host
+program) are copied as the one byte range they cover, and each argument is a view into that
+device copy, so a kernel writing through one view reads its write through another; after
+the launch the whole range comes back if any of them may be written. Nothing is kept between
+launches: each launch copies the host's current bytes in and its writes back out, so the
+next launch, and the host, see them. A memref type with a static offset
+(``strided<[1], offset: 2>``) gets its element 0 at the array's first element, as on the CPU
+(``ArgInfo.offset``; issue 36, item 4).
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
 import re
 import sys
@@ -209,9 +221,8 @@ class _Marshalled:
     def __init__(self) -> None:
         self.params: list[Any] = []
         self.copy_back: list[tuple[Any, np.ndarray]] = []
-        # numpy arrays already copied, by (address, shape, strides, dtype): an array passed
-        # for two arguments is one device array, as it is one buffer on the host
-        self.copied: dict[tuple, Any] = {}
+        #: device views of numpy arguments that share memory (``_shared_views``), by position
+        self.shared: dict[int, Any] = {}
         self.shared_bytes = 0
 
 
@@ -222,31 +233,75 @@ def _i64(v: int) -> np.int64:
     return _I64[v] if 0 <= v <= 1024 else np.int64(v)
 
 
+def _byte_range(a: np.ndarray) -> tuple[int, int]:
+    """The bytes [lo, hi) an array's elements lie in."""
+    lo = hi = a.__array_interface__["data"][0]
+    for n, st in zip(a.shape, a.strides, strict=True):
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi + a.itemsize
+
+
+def _shared_views(cp: Any, info: KernelInfo, args: Sequence[object], out: _Marshalled) -> None:
+    """One device buffer per set of numpy arguments whose bytes overlap (the module's rule);
+    ``out.shared[pos]`` is the device view of argument ``pos``. A lone array is left to
+    ``_memref`` (a compact device copy of its elements), unless the memref type fixes its
+    strides: then the copy keeps the host's layout."""
+    ranges = sorted(
+        (*_byte_range(v), pos) for pos, (a, v) in enumerate(zip(info.args, args, strict=True))
+        if a.kind == "memref" and isinstance(v, np.ndarray) and v.size
+        and v.dtype == np.dtype(a.dtype)
+    )
+    groups: list[list[tuple[int, int, int]]] = []
+    for r in ranges:
+        if groups and r[0] < max(hi for _, hi, _ in groups[-1]):
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for group in groups:
+        if len(group) < 2 and info.args[group[0][2]].static_strides is None:
+            continue  # a device copy of the elements alone will do
+        lo, hi = group[0][0], max(h for _, h, _ in group)
+        host = np.ctypeslib.as_array((ctypes.c_uint8 * (hi - lo)).from_address(lo))
+        device = cp.asarray(host)
+        written = False
+        for _, _, pos in group:
+            a, v = info.args[pos], args[pos]
+            assert isinstance(v, np.ndarray)
+            start = v.__array_interface__["data"][0]
+            out.shared[pos] = cp.ndarray(
+                v.shape, v.dtype, memptr=device.data + (start - lo), strides=v.strides
+            )
+            if a.written:
+                _check_writeable(info.name, pos, a, v)
+                written = True
+        if written:
+            out.copy_back.append((device, host))
+
+
+def _check_writeable(kernel: str, pos: int, info: ArgInfo, host: np.ndarray) -> None:
+    if info.written and not host.flags.writeable:
+        raise LaunchError(
+            f"kernel '{kernel}' argument {pos} ('{info.name}'): the array is read-only "
+            "(numpy's writeable flag is off) and the kernel may write it"
+        )
+
+
 def _memref(cp: Any, kernel: str, pos: int, info: ArgInfo, value: object,
             out: _Marshalled) -> None:
     if type(value) is cp.ndarray and _fits(value, info):  # the common case, checked quickly
-        item = value.itemsize
-        out.params.append(value)
-        out.params.append(_I64[0])
-        out.params += [_i64(v) for v in value.shape]
-        out.params += [_i64(v // item) for v in value.strides]
+        _descriptor(value, info, out)
         return
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
-    if isinstance(value, np.ndarray):
-        host = value
-        if info.written and not host.flags.writeable:
-            raise LaunchError(
-                f"{where}: the array is read-only (numpy's writeable flag is off) and the "
-                "kernel may write it"
-            )
-        same = (host.__array_interface__["data"][0], host.shape, host.strides, host.dtype.str)
-        arr = out.copied.get(same)
-        if arr is None:
-            arr = out.copied[same] = cp.asarray(host)  # a contiguous device copy
-            if info.written:
-                out.copy_back.append((arr, host))
-        elif info.written and all(h is not host for _, h in out.copy_back):
-            out.copy_back.append((arr, host))
+    if pos in out.shared:
+        arr = out.shared[pos]
+    elif isinstance(value, np.ndarray):
+        _check_writeable(kernel, pos, info, value)
+        arr = cp.asarray(value)  # a contiguous device copy
+        if info.written:
+            out.copy_back.append((arr, value))
     elif _is_device_array(value):
         try:
             arr = cp.asarray(value) if hasattr(value, "__cuda_array_interface__") else (
@@ -268,15 +323,30 @@ def _memref(cp: Any, kernel: str, pos: int, info: ArgInfo, value: object,
             raise LaunchError(f"{where}: dimension {d} must be {want}, got {have}")
     if any(s % arr.itemsize for s in arr.strides):
         raise LaunchError(f"{where}: strides {arr.strides} are not multiples of the item size")
+    mismatch = info.layout_mismatch([s // arr.itemsize for s in arr.strides])
+    if mismatch is not None:
+        raise LaunchError(f"{where}: {mismatch}")
     if not info.strided and not arr.flags.c_contiguous:
         raise LaunchError(
             f"{where}: array is not C-contiguous (strides {arr.strides}); the kernel's memref "
             "type has an identity layout"
         )
-    out.params.append(arr)
-    out.params.append(_I64[0])
-    out.params += [_i64(s) for s in arr.shape]
-    out.params += [_i64(s // arr.itemsize) for s in arr.strides]
+    _descriptor(arr, info, out)
+
+
+def _descriptor(arr: Any, info: ArgInfo, out: _Marshalled) -> None:
+    """A device array's parameters: pointer, offset, sizes, strides. With a static offset
+    in the memref type the pointer is that many elements before the array (the kernel adds
+    it back)."""
+    item = arr.itemsize
+    if info.offset:
+        out.params.append(np.uint64(arr.data.ptr - info.offset * item))
+        out.params.append(_i64(info.offset))
+    else:
+        out.params.append(arr)
+        out.params.append(_I64[0])
+    out.params += [_i64(v) for v in arr.shape]
+    out.params += [_i64(v // item) for v in arr.strides]
 
 
 def _fits(arr: Any, info: ArgInfo) -> bool:
@@ -287,6 +357,7 @@ def _fits(arr: Any, info: ArgInfo) -> bool:
         and (info.strided or arr.flags.c_contiguous)
         and all(w is None or w == h for w, h in zip(shape, arr.shape, strict=True))
         and not any(st % arr.itemsize for st in arr.strides)
+        and info.layout_mismatch([st // arr.itemsize for st in arr.strides]) is None
     )
 
 
@@ -321,6 +392,9 @@ def marshal(info: KernelInfo, args: Sequence[object], cp: Any) -> _Marshalled:
             f"kernel '{info.name}' takes {len(info.args)} arguments, got {len(args)}"
         )
     out = _Marshalled()
+    arrays = [a for a, v in zip(info.args, args, strict=True) if isinstance(v, np.ndarray)]
+    if len(arrays) > 1 or any(a.static_strides is not None for a in arrays):
+        _shared_views(cp, info, args, out)
     for pos, (a, value) in enumerate(zip(info.args, args, strict=True)):
         if a.kind == "memref":
             _memref(cp, info.name, pos, a, value, out)
@@ -383,10 +457,7 @@ class CudaKernel:
             g = _dims(info.name, "global_size", global_size, 1)
             if g and all(v >= 1 for v in g):
                 local_size = default_local(g)
-        nd = NDRange(
-            info.name, global_size, local_size, global_offset, info.reqd_work_group_size,
-            info.max_work_dim, max_work_group_size=info.max_work_group_size,
-        )
+        nd = NDRange.of(info, global_size, local_size, global_offset)
         _check_limits(info.name, nd)
         return nd
 

@@ -96,6 +96,7 @@ class NDRange:
         *,
         max_work_group_size: int | None = None,
         vector: tuple[int, int] | None = None,
+        local_limits: Sequence[tuple[int, int, str]] = (),
     ) -> None:
         g = _dims(name, "global_size", global_size, 1)
         if not g:
@@ -154,6 +155,14 @@ class NDRange:
                 )
         if vector is not None:
             _check_vector_multiple(name, g, loc, *vector)
+        for d, most, memory in local_limits:
+            if d < dim and loc[d] > most:
+                raise LaunchError(
+                    f"kernel '{name}': local_size {list(loc)} is larger than the kernel's local "
+                    f"memory was written for: {memory} is indexed by the local id in dimension "
+                    f"{d} by every work-item, so at most {most} work-items fit in that "
+                    "dimension; this launch would write outside it"
+                )
         pad = 3 - dim
         self.work_dim = dim
         self.global_size = g + (1,) * pad
@@ -161,6 +170,18 @@ class NDRange:
         self.global_offset = (off or (0,) * dim) + (0,) * pad
         self.num_groups = tuple(
             -(-gs // ls) for gs, ls in zip(self.global_size, self.local_size, strict=True)
+        )
+
+    @classmethod
+    def of(cls, info: KernelInfo, global_size: Sequence[int] | int,
+           local_size: Sequence[int] | int | None,
+           global_offset: Sequence[int] | int | None) -> NDRange:
+        """The launch range of a kernel, checked against everything its ``KernelInfo`` says
+        of the sizes it takes."""
+        return cls(
+            info.name, global_size, local_size, global_offset, info.reqd_work_group_size,
+            info.max_work_dim, max_work_group_size=info.max_work_group_size,
+            vector=vector_requirement(info), local_limits=info.local_size_limits,
         )
 
     @property
@@ -207,6 +228,10 @@ def _int_range(name: str) -> tuple[int, int]:
     return int(lim.min), int(lim.max)
 
 
+def _item_strides(value: np.ndarray) -> list[int]:
+    return [s // value.itemsize for s in value.strides]
+
+
 def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndarray:
     shape = info.shape or ()
     if (
@@ -217,6 +242,7 @@ def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndar
         and all(w is None or w == h for w, h in zip(shape, value.shape, strict=True))
         and not any(st % value.itemsize for st in value.strides)
         and (value.flags.writeable or not info.written)
+        and (info.static_strides is None or info.layout_mismatch(_item_strides(value)) is None)
     ):
         return value  # the common case, checked without building a message
     where = f"kernel '{kernel}' argument {pos} ('{info.name}')"
@@ -237,6 +263,9 @@ def _check_array(kernel: str, pos: int, info: ArgInfo, value: object) -> np.ndar
             raise LaunchError(f"{where}: dimension {d} must be {want}, got {have}")
     if any(s % value.itemsize for s in value.strides):
         raise LaunchError(f"{where}: strides {value.strides} are not multiples of the item size")
+    mismatch = info.layout_mismatch(_item_strides(value))
+    if mismatch is not None:
+        raise LaunchError(f"{where}: {mismatch}")
     raise LaunchError(
         f"{where}: array is not C-contiguous (strides {value.strides}); the kernel's memref "
         "type has an identity layout — pass np.ascontiguousarray(x) or declare the argument "
@@ -366,7 +395,7 @@ class PackedArgs:
             if info.kind == "memref":
                 arr = _check_array(kernel.name, i, info, value)
                 self.keepalive.append(arr)
-                values += abi.descriptor_fields(arr)
+                values += abi.descriptor_fields(arr, info.offset)
             elif info.kind == "scalar":
                 values.append(_check_scalar(kernel.name, i, info, value))
             elif info.kind == "local":

@@ -537,13 +537,16 @@ SHAPES = {
 }
 NEEDS_K = {"in_for", "in_if", "nested", "multi_exit", "back_edge"}
 
-_programs: dict[str, xmux.Program] = {}
+#: the target the shape tests run on (tests/test_nvptx_barrier_shapes.py sets "nvptx")
+TARGET = "cpu"
+_programs: dict[tuple[str, str], xmux.Program] = {}
 
 
 def program(name: str):
-    if name not in _programs:
-        _programs[name] = xmux.compile(SHAPES[name][0], cache=False)
-    return _programs[name]
+    key = (TARGET, name)
+    if key not in _programs:
+        _programs[key] = xmux.compile(SHAPES[name][0], cache=False, target=TARGET)
+    return _programs[key]
 
 
 def launch(name, gsize, lsize, a, k):

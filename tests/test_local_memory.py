@@ -298,7 +298,13 @@ func.func @k(%out: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
   %t = memref.get_global @tile : memref<16xf32, 3>
   %i = arith.addi %lid, %c2 : index
   %f = arith.constant 1.0 : f32
-  memref.store %f, %t[%i] : memref<16xf32, 3>
+  // true at run time, but not provably: the launch is not refused up front
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %out, %c0 : memref<?xf32>
+  %always = arith.cmpi ult, %gid, %n : index
+  scf.if %always {
+    memref.store %f, %t[%i] : memref<16xf32, 3>
+  }
   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
   %v = memref.load %t[%lid] : memref<16xf32, 3>
   memref.store %v, %out[%gid] : memref<?xf32>
@@ -326,3 +332,65 @@ print("ok", out[2:16].tolist() == [1.0] * 14)
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["ok", "True"]
+
+
+# A 16x16 tile transposed through local memory: written for local sizes up to 16x16.
+TRANSPOSE_TILE = """
+"memref.global"() <{sym_name = "tile", type = memref<16x16xf32, 3>,
+                    sym_visibility = "private", initial_value}> : () -> ()
+func.func @tr(%a: memref<?x?xf32>, %o: memref<?x?xf32>) attributes {mux.kernel = "entry_point"} {
+  %x = mux.get_global_id 0 : index
+  %y = mux.get_global_id 1 : index
+  %lx = mux.get_local_id 0 : index
+  %ly = mux.get_local_id 1 : index
+  %t = memref.get_global @tile : memref<16x16xf32, 3>
+  %v = memref.load %a[%y, %x] : memref<?x?xf32>
+  memref.store %v, %t[%ly, %lx] : memref<16x16xf32, 3>
+  mux.work_group_barrier work_group, <acq_rel, work_group_memory>
+  %w = memref.load %t[%lx, %ly] : memref<16x16xf32, 3>
+  memref.store %w, %o[%y, %x] : memref<?x?xf32>
+  func.return
+}
+"""
+
+TARGETS = [
+    "cpu",
+    pytest.param("nvptx", marks=pytest.mark.skipif(
+        not __import__("xmux.runtime.cuda").runtime.cuda.available(), reason="no CUDA")),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("checks", [False, True])
+def test_a_local_size_larger_than_the_tile_is_refused_before_it_runs(target, checks) -> None:
+    # issue 36, item 3: launched 64x64, every work-item past 16 writes outside the tile
+    # (silently wrong without checks, or a crash; thousands of reports with them)
+    prog = xmux.compile(TRANSPOSE_TILE, target=target, checks=checks, cache=False)
+    a = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    o = np.zeros_like(a)
+    with pytest.raises(LaunchError, match=r"kernel 'tr': local_size \[64, 64\] is larger than "
+                       r"the kernel's local memory was written for: global @tile .* at most 16"):
+        prog["tr"](a, o, global_size=(64, 64), local_size=(64, 64))
+    assert not o.any()  # nothing ran
+    prog["tr"](a, o, global_size=(64, 64), local_size=(16, 16))
+    want = a.reshape(4, 16, 4, 16).transpose(0, 3, 2, 1).reshape(64, 64)
+    np.testing.assert_array_equal(o, want)
+
+
+def test_a_guarded_local_access_has_no_limit() -> None:
+    # only accesses every work-item makes bound the local size: `if lid < 16` is legal
+    src = TRANSPOSE_TILE.replace(
+        "  memref.store %v, %t[%ly, %lx] : memref<16x16xf32, 3>\n",
+        "  %c16 = arith.constant 16 : index\n"
+        "  %in = arith.cmpi ult, %lx, %c16 : index\n"
+        "  scf.if %in {\n"
+        "    memref.store %v, %t[%ly, %lx] : memref<16x16xf32, 3>\n"
+        "  }\n",
+    ).replace("%w = memref.load %t[%lx, %ly]", "%c0 = arith.constant 0 : index\n"
+              "  %w = memref.load %t[%ly, %c0]")
+    prog = xmux.compile(src, cache=False)
+    assert prog["tr"].info.local_size_limits == [(1, 16, "global @tile")]
+    a = np.arange(64 * 2, dtype=np.float32).reshape(2, 64)
+    o = np.zeros_like(a)
+    prog["tr"](a, o, global_size=(64, 2), local_size=(64, 2))  # 64 > 16 in dimension 0
+    np.testing.assert_array_equal(o, np.repeat(a[:, :1], 64, axis=1))

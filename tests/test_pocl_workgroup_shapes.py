@@ -24,14 +24,17 @@ def tile(name: str = "tile", n: int = 256, t: str = "i32") -> str:
     )
 
 
-_cache: dict[str, xmux.Program] = {}
+#: the target the shapes run on (tests/test_nvptx_barrier_shapes.py sets "nvptx")
+TARGET = "cpu"
+_cache: dict[tuple[str, str], xmux.Program] = {}
 
 
 def run(src: str, name: str, args: list, gsize, lsize):
     src = src.replace("BARRIER", BARRIER)
-    if src not in _cache:
-        _cache[src] = xmux.compile(src, cache=False)
-    _cache[src].kernel(name)(*args, global_size=gsize, local_size=lsize)
+    key = (TARGET, src)
+    if key not in _cache:
+        _cache[key] = xmux.compile(src, cache=False, target=TARGET)
+    _cache[key].kernel(name)(*args, global_size=gsize, local_size=lsize)
 
 
 def lin_ids(gsize, lsize):
@@ -1205,3 +1208,86 @@ def test_adaptivecpp_2137_local_value_in_a_barrier_loop():
     out = np.zeros(10, np.int32)
     run(ACPP_2137, "acpp2137", [out], (10,), (5,))
     np.testing.assert_array_equal(out, (np.arange(10) % 5) * 10)
+
+
+# ---------------------------------------------------------------------------------------
+# barriers in a function called three times, the local buffer passed to it, work-item-
+# dependent branches between the calls (issue 36, item 9: hung on nvptx)
+# ---------------------------------------------------------------------------------------
+
+CALLED_THREE_TIMES = tile("tile", 64) + """
+func.func @step(%t: memref<64xi32, 3>, %lid: index, %n: index, %v: i32) -> i32 {
+  memref.store %v, %t[%lid] : memref<64xi32, 3>
+  BARRIER
+  %c1 = arith.constant 1 : index
+  %l1 = arith.addi %lid, %c1 : index
+  %w = arith.remui %l1, %n : index
+  %r = memref.load %t[%w] : memref<64xi32, 3>
+  BARRIER
+  func.return %r : i32
+}
+func.func @called3(%out: memref<?xi32>) attributes {mux.kernel = "entry_point"} {
+  %t = memref.get_global @tile : memref<64xi32, 3>
+  %gid = mux.get_global_linear_id : index
+  %lid = mux.get_local_linear_id : index
+  %ls0 = mux.get_local_size 0 : index
+  %ls1 = mux.get_local_size 1 : index
+  %n = arith.muli %ls0, %ls1 : index
+  %g = arith.index_cast %gid : index to i32
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %c7 = arith.constant 7 : i32
+  %odd = arith.remui %lid, %c2 : index
+  %isodd = arith.cmpi ne, %odd, %c0 : index
+  %v0 = scf.if %isodd -> (i32) {
+    %a = arith.addi %g, %c7 : i32
+    scf.yield %a : i32
+  } else {
+    scf.yield %g : i32
+  }
+  %v1 = func.call @step(%t, %lid, %n, %v0) : (memref<64xi32, 3>, index, index, i32) -> i32
+  %v2 = scf.if %isodd -> (i32) {
+    %a = arith.muli %v1, %c7 : i32
+    scf.yield %a : i32
+  } else {
+    scf.yield %v1 : i32
+  }
+  %v3 = func.call @step(%t, %lid, %n, %v2) : (memref<64xi32, 3>, index, index, i32) -> i32
+  %v4 = func.call @step(%t, %lid, %n, %v3) : (memref<64xi32, 3>, index, index, i32) -> i32
+  memref.store %v4, %out[%gid] : memref<?xi32>
+  func.return
+}
+"""
+
+
+#: the same with the local buffer a kernel argument (xmux.LocalMemory)
+CALLED_THREE_TIMES_ARG = (
+    CALLED_THREE_TIMES.replace(tile("tile", 64), "")
+    .replace("memref<64xi32, 3>", "memref<?xi32, 3>")
+    .replace("@called3(%out: memref<?xi32>)", "@called3(%out: memref<?xi32>, %t: memref<?xi32, 3>)")
+    .replace("  %t = memref.get_global @tile : memref<?xi32, 3>\n", "")
+)
+
+
+@pytest.mark.parametrize("local", ["global", "argument"])
+@pytest.mark.parametrize("gsize,lsize", [((8,), (2,)), ((26,), (13,)), ((10, 4), (5, 2))])
+def test_barriers_in_a_function_called_three_times(gsize, lsize, local):
+    out = np.zeros(int(np.prod(gsize)), np.int32)
+    if local == "global":
+        run(CALLED_THREE_TIMES, "called3", [out], gsize, lsize)
+    else:
+        tile_arg = xmux.LocalMemory(4 * int(np.prod(lsize)))
+        run(CALLED_THREE_TIMES_ARG, "called3", [out, tile_arg], gsize, lsize)
+    gid, lid, grp, n = lin_ids(gsize, lsize)
+    # order each group's values by local linear id, as the kernel's tile holds them
+    order = np.lexsort((lid, grp))
+    lid_s, gid_s = lid[order], gid[order]
+    neighbour = order.reshape(-1, n)[:, (np.arange(n) + 1) % n].ravel()
+    odd = lid_s % 2 == 1
+    v = np.zeros(len(gid), np.int64)
+    v[order] = np.where(odd, gid_s + 7, gid_s)
+    v[order] = v[neighbour]
+    v[order] = np.where(odd, v[order] * 7, v[order])
+    v[order] = v[neighbour]
+    v[order] = v[neighbour]
+    np.testing.assert_array_equal(out, v.astype(np.int32))

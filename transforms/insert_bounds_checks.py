@@ -61,10 +61,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.transforms.add_kernel_wrapper import PTR
+from xmux.transforms.local_memory_facts import ACCESSES, local_id_offset, origin
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 
 CHECK_FN = "xmux_check_failed"
-_ACCESSES = (memref.LoadOp, memref.StoreOp, memref.AtomicRMWOp)
 _SIGNED_DIVS = (arith.DivSIOp, arith.RemSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)
 _DIVS = (*_SIGNED_DIVS, arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
 
@@ -195,31 +195,10 @@ def _check_access(op: Operation, where: str, sites: Sites) -> None:
         ok = both.result
     Rewriter.insert_op(pre, InsertPoint.before(op))
     site = sites.message(
-        f"{where}: '{op.name}' out of bounds of {t}{_origin(target)}{_local_cause(op)}"
+        f"{where}: '{op.name}' out of bounds of {t}{origin(target)}{_local_cause(op)}"
     )
     _guard(op, ok, report_ops(site, indices, sizes))
 
-
-#: ops whose result is a view of their first operand's memory
-_VIEWS = (
-    memref.SubviewOp, memref.CastOp, memref.ReinterpretCastOp, memref.CollapseShapeOp,
-    memref.ExpandShapeOp, memref.MemorySpaceCastOp,
-)
-
-
-def local_id_offset(index: SSAValue) -> tuple[int, int] | None:
-    """(d, c) when ``index`` is ``get_local_id d`` plus a constant ``c``, else None."""
-    op = index.owner
-    if isinstance(op, mux.GetLocalIdOp):
-        return op.dim.value.data, 0
-    if isinstance(op, arith.AddiOp):
-        for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-            inner = local_id_offset(a)
-            if inner is not None and isinstance(b.owner, arith.ConstantOp):
-                value = b.owner.value
-                if isinstance(value, IntegerAttr):
-                    return inner[0], inner[1] + value.value.data
-    return None
 
 
 def _local_cause(op: Operation) -> str:
@@ -241,27 +220,6 @@ def _local_cause(op: Operation) -> str:
     return (f"; it is indexed by the local id, so {' or '.join(causes)} overflows it "
             "(is the launch's local size larger than the kernel's local memory was written "
             "for?)")
-
-
-def _origin(value: SSAValue) -> str:
-    """Where the accessed memory comes from, as the interpreter names it: `` (argument 1
-    ('y'))``, `` (global @tile)``, `` (a private array)``; empty when unknown."""
-    while isinstance(value.owner, _VIEWS):
-        value = value.owner.operands[0]
-    owner = value.owner
-    if isinstance(owner, Block):
-        fn = owner.parent_op()
-        if isinstance(fn, func.FuncOp) and owner is fn.body.blocks.first:
-            index = value.index  # type: ignore[attr-defined]
-            name = f" ('{value.name_hint}')" if value.name_hint else ""
-            of = "" if attrs.is_entry_point(fn) else f" of @{fn.sym_name.data}"
-            return f" (argument {index}{name}{of})"
-        return ""
-    if isinstance(owner, memref.GetGlobalOp):
-        return f" (global @{owner.name_.root_reference.data})"
-    if isinstance(owner, (memref.AllocaOp, memref.AllocOp)):
-        return " (a private array)"
-    return ""
 
 
 def _check_division(op: Operation, where: str, sites: Sites) -> None:
@@ -323,7 +281,7 @@ class InsertBoundsChecks(ModulePass):
             kernel = f.sym_name.data
             where = f"kernel @{kernel}" if attrs.is_entry_point(f) else f"@{kernel}"
             for inner in list(f.walk()):
-                if isinstance(inner, _ACCESSES):
+                if isinstance(inner, ACCESSES):
                     _check_access(inner, where, sites)
                 elif isinstance(inner, _DIVS):
                     _check_division(inner, where, sites)

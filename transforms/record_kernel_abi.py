@@ -5,8 +5,12 @@ specialization-constant buffer, the packed-argument wrapper, the PTX entry's fla
 parameters), so this pass records it while it still is: ``mux.kernel_abi`` holds the kernel's
 name and, per argument, its kind (``memref``, ``scalar``, or ``local``: a memref in memory
 space 3, work-group local memory sized at launch), the numpy dtype, a memref's shape (-1:
-dynamic) and whether its layout is strided, and whether the kernel may write it
-(``transforms/arg_access.py``: a read-only numpy array is refused only where it may). The
+dynamic), whether its layout is strided and the offset and strides a strided layout fixes
+(the launcher passes an array of that layout so that its element 0 is the memref's: issue
+36, item 4), and whether the kernel may write it
+(``transforms/arg_access.py``: a read-only numpy array is refused only where it may). Beside
+it, ``mux.local_size_limits``: the local sizes the kernel's static local arrays were written
+for (``transforms/local_memory_facts.py``), which the launcher checks. The
 passes that give a kernel a new entry point carry the record over (``attrs.copy_launch_facts``)
 and ``xmux/kernel_info.py`` reads it into the program's ``KernelInfo``. A kernel that already
 has a record keeps it (the pass may run twice: ``xmux.compile`` adds one at the start of a user
@@ -52,6 +56,7 @@ from xmux.abi.errors import NotSupportedError
 from xmux.abi.kernel_layout import ArgInfo
 from xmux.dialects import attrs
 from xmux.transforms.arg_access import may_write
+from xmux.transforms.local_memory_facts import local_size_limits
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 
 _FLOATS = {Float16Type: "float16", Float32Type: "float32", Float64Type: "float64"}
@@ -101,8 +106,14 @@ def arg_info(kernel: str, index: int, arg: BlockArgument) -> ArgInfo:
                 "byte size given at launch)"
             )
         return ArgInfo(name, "local", _dtype(where, t.element_type), shape)
-    strided = isinstance(t.layout, StridedLayoutAttr)
-    return ArgInfo(name, "memref", _dtype(where, t.element_type), shape, strided)
+    info = ArgInfo(name, "memref", _dtype(where, t.element_type), shape)
+    if isinstance(t.layout, StridedLayoutAttr):
+        info.strided = True
+        info.offset = t.layout.get_offset() or 0  # dynamic: read from the descriptor
+        strides = list(t.layout.get_strides())
+        if any(v is not None for v in strides):
+            info.static_strides = strides
+    return info
 
 
 def kernel_args(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> list[ArgInfo]:
@@ -131,3 +142,4 @@ class RecordKernelAbi(ModulePass):
         for f in kernels:
             if f.body.blocks:
                 attrs.set_kernel_abi(f, f.sym_name.data, kernel_args(f, symbols))
+                attrs.set_local_size_limits(f, local_size_limits(f))

@@ -15,6 +15,8 @@ that knew it (docs/architecture.md, "Targets"):
                            expand-oacc-reductions (vector buffers)
 ``mux.local_mem_usage``    replace-local-module-scope-variables
 ``mux.vector_schedule``    work-item-loops{vector-width=W}
+``mux.local_size_limits``  record-kernel-abi: the local sizes the static local memory
+                           indexed by the local id was written for
 =========================  ================================================================
 
 The passes that give a kernel a new entry point (add-kernel-wrapper, add-entry-hook,
@@ -68,6 +70,7 @@ def collect_kernel_infos(module: ModuleOp) -> list[KernelInfo]:
             vector_width=schedule.width if schedule else 1,
             vector_dim=schedule.dim if schedule else 0,
             vector_tail=schedule.tail if schedule else True,
+            local_size_limits=attrs.get_local_size_limits(entry),
         ))
     return infos
 

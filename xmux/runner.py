@@ -100,15 +100,9 @@ class HostProgram:
         name = self.table[index]
         try:
             info = self.infos[name]
-            nd = launch.NDRange(
-                name,
-                [g[d] for d in range(dim)],
-                [loc[d] for d in range(dim)],
+            nd = launch.NDRange.of(
+                info, [g[d] for d in range(dim)], [loc[d] for d in range(dim)],
                 [off[d] for d in range(dim)],
-                info.reqd_work_group_size,
-                info.max_work_dim,
-                max_work_group_size=info.max_work_group_size,
-                vector=launch.vector_requirement(info),
             )
             t0 = time.perf_counter()
             if self.gpu is not None:

@@ -25,7 +25,7 @@ func.func @k(%in: memref<?x4xf32>, %out: memref<?xf32>, %s: memref<8xi32, stride
 // CHECK:      func.func @k({{.*}}) attributes {mux.kernel = "entry_point", mux.kernel_abi = {name = "k", args = [
 // CHECK-SAME: {name = "in", kind = "memref", dtype = "float32", shape = array<i64: -1, 4>, strided = false, written = false},
 // CHECK-SAME: {name = "out", kind = "memref", dtype = "float32", shape = array<i64: -1>, strided = false, written = true},
-// CHECK-SAME: {name = "s", kind = "memref", dtype = "int32", shape = array<i64: 8>, strided = true, written = false},
+// CHECK-SAME: {name = "s", kind = "memref", dtype = "int32", shape = array<i64: 8>, strided = true, written = false, static_strides = array<i64: 2>},
 // CHECK-SAME: {name = "tile", kind = "local", dtype = "float32", shape = array<i64: -1>, strided = false, written = true},
 // CHECK-SAME: {name = "n", kind = "scalar", dtype = "int64", strided = false, written = true},
 // CHECK-SAME: {name = "flag", kind = "scalar", dtype = "bool", strided = false, written = true},
