@@ -17,7 +17,12 @@ import numpy as np
 import pytest
 
 import xmux
-from tests import test_libgomp_loop_red, test_libgomp_modes, test_libgomp_private
+from tests import (
+    test_acc_gang_private,
+    test_libgomp_loop_red,
+    test_libgomp_modes,
+    test_libgomp_private,
+)
 from tests import test_libgomp_reductions as reds
 from tests.libgomp_ports import GPU_CONFIGS, Config, check, verify_ends_only
 from xmux.runtime import cuda
@@ -202,6 +207,27 @@ def test_single_mode_read_after_neutered_write(target: str) -> None:
     k(a, b, n, global_size=(32, 32), local_size=(32, 32))
     assert a[0] == 42
     assert np.unique(b).tolist() == [42]
+
+
+def test_gang_private_in_shared_memory_ptx() -> None:
+    """A gang-private array that a worker loop writes (issue 36) is one copy per CTA in
+    shared memory, not a per-thread local array."""
+    text, _ = test_acc_gang_private.program("parallel", "worker", 2, 2, 1)
+    ptx = xmux.compile(text, target="nvptx", cache=False).ptx
+    assert re.search(r"\.shared \.align 64 \.b8 __oacc_private_main_acc_parallel_0_pc\[32\];",
+                     ptx)
+    assert ".local" not in ptx
+
+
+@gpu
+@pytest.mark.parametrize(("case", "levels", "ng", "nw", "vl"), test_acc_gang_private.CASES,
+                         ids=test_acc_gang_private.IDS)
+def test_gang_private_on_gpu(tmp_path, capsys, case, levels, ng, nw, vl) -> None:
+    """The gang- and worker-private cases of tests/test_acc_gang_private.py on the GPU:
+    the gang's (worker's) threads share one copy in shared memory."""
+    text, want = test_acc_gang_private.program(case, levels, ng, nw, vl)
+    got = test_acc_gang_private._run(tmp_path, capsys, "nvptx", text)
+    test_acc_gang_private._check(got, want)
 
 
 PORTS = {

@@ -12,7 +12,14 @@ int/float/index scalars; constants are re-materialized instead). Data clauses ar
 the CPU (the host shares memory): ``acc.copyin``/``create``/``present``/... results are their
 host memref, exit ops (``acc.copyout``, ``acc.delete``, ...) vanish. ``acc.private`` becomes a
 per-work-item ``memref.alloca`` at the kernel entry, ``acc.firstprivate`` the same plus a copy
-of the original. The kernel gets ``mux.kernel = "entry_point"``, ``oacc.dims = (num_gangs,
+of the original. A gang-private array (``private``/``firstprivate`` of the construct or of a
+``gang`` loop, an allocation of the region outside worker/vector loops; scalars stay
+per-work-item, as GCC's non-addressable ones stay in registers) that worker- or
+vector-partitioned code writes is one copy per gang instead, shared by its work-items: a
+work-group local ``memref.global`` (memory space 3); a worker-private one (of a ``worker``
+loop) that vector-partitioned code writes, a row per worker of one; a first-private one is
+initialised by the gang's first work-item, then a barrier (``openacc/private_storage.py``).
+The kernel gets ``mux.kernel = "entry_point"``, ``oacc.dims = (num_gangs,
 num_workers, vector_length)`` (-1 where only known at run time), ``oacc.level_dims`` when the
 mapping is not the default one and ``mux.reqd_work_group_size`` when all sizes are constants.
 The launch is ``global_size(ng*vl, nw) local_size(vl, nw)`` with the default mapping

@@ -29,6 +29,11 @@ regions included). At each op the *single levels* are worker and vector minus th
   (``scf.if`` / ``scf.for`` / ``scf.while`` / ``scf.index_switch``) that are varying are
   broadcast through an empty ``oacc.fork L`` / ``oacc.join L`` pair before the op.
 
+Gang- and worker-private variables that finer partitioned code writes are work-group local
+memory by now (``private_storage.py``): shared memory here, their single-mode stores neutered.
+An op marked ``oacc.single_init`` (such a first-private variable's initialisation, already
+guarded and followed by a barrier) is left out of the analysis.
+
 ``oacc`` builtins are left alone: their expansion already runs a level's fini only at the
 inner levels' position 0 and gives every work-item the same setup/teardown value.
 """
@@ -65,6 +70,9 @@ LOCAL_SPACE = 3
 #: rows of a per-worker broadcast buffer when the worker count is only known at run time
 MAX_WORKERS = 1024
 BCAST_BUFFER = "__oacc_bcast_"
+#: an op that already runs on the right work-items (a first-private variable's initialisation
+#: in local memory, ``private_storage.py``): no mode analysis, no neutering
+SINGLE_INIT = "oacc.single_init"
 
 _CONTROL = (scf.ForOp, scf.IfOp, scf.WhileOp, scf.IndexSwitchOp, scf.ExecuteRegionOp,
             memref.AllocaScopeOp)
@@ -231,6 +239,8 @@ class ModeAnalysis:
                 continue
             if isinstance(op, oacc.JoinOp):
                 forked = forked - {op.level_value}
+                continue
+            if SINGLE_INIT in op.attributes:
                 continue
             single = self.relevant - forked
             self.single[op] = single

@@ -20,6 +20,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs
+from xmux.dialects.oacc import Level
 from xmux.transforms.openacc.acc_common import (
     DATA_ONLY,
     IDENTITY_ENTRY,
@@ -32,6 +33,12 @@ from xmux.transforms.openacc.acc_common import (
 from xmux.transforms.openacc.auto_levels import assign_levels
 from xmux.transforms.openacc.modes import ModeLowering
 from xmux.transforms.openacc.partition import LoopPartitioner
+from xmux.transforms.openacc.private_storage import (
+    PrivateStorage,
+    clause_levels,
+    mark,
+    mark_region_allocas,
+)
 from xmux.transforms.openacc.reduction_builtins import ReductionBuiltins, reduction_info
 
 if TYPE_CHECKING:
@@ -68,6 +75,10 @@ class Outliner:
         self.where = f"{par.name} in @{hname} (kernel @{name})"
         self.reductions = ReductionBuiltins()
         self.loops = LoopPartitioner(self.where, self.reductions)
+        #: level of each private clause variable (private_storage.py)
+        self.priv_levels: dict[SSAValue, Level] = {}
+        #: the initialising ops of each first-private allocation
+        self.fp_inits: dict[SSAValue, list[Operation]] = {}
 
     # ---- clauses and sizes
 
@@ -132,6 +143,9 @@ class Outliner:
                     for r in lp.reduction_operands
                 ]
         sizes = self._sizes()
+        # gang / worker / vector level of the private variables (private_storage.py)
+        self.priv_levels = clause_levels(par, self.loops._loop_levels)
+        mark_region_allocas(par)
         kernel, args = self._outline()
         self.args = args
         entry = kernel.body.block
@@ -144,6 +158,8 @@ class Outliner:
             kres = [self._kernel_value(kernel, r) for r in par.reduction_operands]
             self.reductions.null_gang_loop(kernel, list(par_reds), kres, first_body_op)
         self.loops.lower_loops(kernel)
+        PrivateStorage(self.module, kernel, sizes[1][1], sizes[2][1], self.where).run(
+            self.fp_inits)
         ModeLowering(self.module, kernel, sizes[1][1], sizes[2][1], self.where).run()
         self._attributes(kernel, sizes)
         self._launch(kernel, args, sizes)
@@ -256,23 +272,27 @@ class Outliner:
         self, block: Block, owner: acc._DataEntryOperation, copy_ip: InsertPoint | None,
         src: SSAValue | None,
     ) -> SSAValue:
-        """A per-work-item copy at the kernel entry; first-private ones copy ``src`` at
-        ``copy_ip`` (None: right after the allocation)."""
+        """A per-work-item copy at the kernel entry, tagged with its level; first-private
+        ones copy ``src`` at ``copy_ip`` (None: right after the allocation)."""
         t = owner.acc_var.type
         name = var_name(owner.acc_var)
         if not isinstance(t, MemRefType) or any(d < 0 for d in t.get_shape()):
             raise unsupported(f"{self.where}: '{owner.name}' of '{name}' of type {t}"
                                " (only statically shaped memrefs)")
         a = memref.AllocaOp.get(t.element_type, shape=t.get_shape())
+        mark(a, self.priv_levels.get(owner.acc_var))
         Rewriter.insert_op(a, InsertPoint.at_start(block))
         if copy_ip is None:
             copy_ip = InsertPoint.after(a)
         if src is not None:
+            init: list[Operation]
             if t.get_shape() == ():
                 ld = memref.LoadOp.get(src, [])
-                Rewriter.insert_op([ld, memref.StoreOp.get(ld.res, a.memref, [])], copy_ip)
+                init = [ld, memref.StoreOp.get(ld.res, a.memref, [])]
             else:
-                Rewriter.insert_op(memref.CopyOp(src, a.memref), copy_ip)
+                init = [memref.CopyOp(src, a.memref)]
+            Rewriter.insert_op(init, copy_ip)
+            self.fp_inits[a.memref] = init
         return a.memref
 
     def _lower_data_ops(self, kernel: func.FuncOp) -> None:
