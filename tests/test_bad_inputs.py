@@ -656,3 +656,39 @@ def test_programs_and_kernels_say_why_they_cannot_be_pickled() -> None:
             with pytest.raises(TypeError, match=rf"an xmux {what} cannot be pickled or "
                                "deep-copied: it holds code compiled into this process"):
                 copier(obj)
+
+
+@pytest.mark.parametrize("attr,match", [
+    ("mux.reqd_work_group_size = array<i64: 2, 1, -9223372036854775808>",
+     "mux.reqd_work_group_size must be three positive sizes"),
+    ("mux.work_item_order = array<i64: 0, 0, 1>", "mux.work_item_order must be a permutation"),
+    ("mux.max_work_dim = array<i64: 2>", "mux.max_work_dim must be an integer"),
+])
+def test_malformed_kernel_attributes_are_xmux_errors(attr: str, match: str) -> None:
+    """The mutation fuzzer (tests/fuzz/mutate.py): a hand-written kernel attribute out of its
+    range ended some passes in a ValueError traceback; every reader now raises an XmuxError
+    naming the kernel and the attribute."""
+    src = f"""
+func.func @k(%x: i32) attributes {{mux.kernel = "entry_point", {attr}}} {{
+  %0 = mux.work_group_reduce add %x : i32
+  func.return
+}}"""
+    with pytest.raises(xmux.XmuxError, match=match):
+        xmux.compile(src, cache=False)
+
+
+def test_dealloc_of_stack_memory_is_an_error_not_an_abort(tmp_path, capsys) -> None:
+    """The fuzzer's memref.alloc → memref.alloca in a host @main: free() of stack memory
+    aborted xmux-run (glibc "free(): invalid size"); the lowering names the op."""
+    from xmux.cli import run_main
+
+    path = tmp_path / "alloca.mlir"
+    path.write_text("""
+func.func @main() {
+  %c = memref.alloca() : memref<4xf32>
+  memref.dealloc %c : memref<4xf32>
+  func.return
+}""")
+    assert run_main([str(path)]) == 1
+    assert "'memref.dealloc' in @main frees the memref of a 'memref.alloca'" in \
+        capsys.readouterr().err

@@ -72,3 +72,30 @@ def verify_module(module: object, name: str) -> None:
             except Exception:  # noqa: BLE001 - the first op whose own check fails
                 raise XmuxError(f"{name}: '{op.name}' does not verify: {e}\n{op}") from e
         raise XmuxError(f"{name} does not verify: {e}") from e
+    _check_defined_before_use(module, name)
+
+
+def _check_defined_before_use(module: object, name: str) -> None:
+    """A value used in its own block before the op that defines it (``memref.store %v``
+    above ``%v = ...``): the parser resolves the forward reference and xDSL's verifier does
+    not check dominance, so passes met it as an internal error (the mutation fuzzer's swapped
+    lines). Uses in other blocks (a CFG's dominance) are left to the passes."""
+    from xdsl.ir import OpResult
+
+    position: dict[int, int] = {}
+    for op in module.walk():  # type: ignore[attr-defined]
+        for v in op.operands:
+            if not isinstance(v, OpResult):
+                continue
+            d = v.op
+            block = d.parent_block()
+            user = op  # the user's ancestor in the defining op's block
+            while user is not None and user.parent_block() is not block:
+                user = user.parent_op()
+            if user is None or block is None:
+                continue
+            if not position or id(d) not in position:
+                position.update({id(o): i for i, o in enumerate(block.ops)})
+            if user is d or position[id(user)] < position[id(d)]:
+                raise XmuxError(f"{name}: '{op.name}' uses a value of '{d.name}' before "
+                                f"its definition (in the same block)\n{op}")

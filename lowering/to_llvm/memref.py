@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation, SSAValue
 
-from xmux.abi.errors import NotSupportedError
+from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import llvm as llvm_ext
 from xmux.dialects import llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
@@ -171,8 +171,30 @@ def lower_alloca(lw: FunctionLowerer, op: Operation) -> None:
         lw.private.add(op.memref)
 
 
+#: ops whose result views their source's memory (dealloc frees the source's allocation)
+_VIEWS = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view",
+          "memref.collapse_shape", "memref.expand_shape", "memref.memory_space_cast")
+
+
+def _check_freeable(lw: FunctionLowerer, op: memref.DeallocOp) -> None:
+    """``free`` of stack or global memory aborts the process (glibc: ``free(): invalid
+    size``): a dealloc of what a ``memref.alloca`` / ``memref.get_global`` made is the
+    user's error, named here (the mutation fuzzer's alloc → alloca)."""
+    v = op.memref
+    while isinstance(v.owner, Operation) and v.owner.name in _VIEWS and v.owner.operands:
+        v = v.owner.operands[0]
+    root = v.owner
+    if isinstance(root, Operation) and root.name in ("memref.alloca", "memref.get_global"):
+        what = "stack memory, released when the function returns" if (
+            root.name == "memref.alloca") else "a global, never freed"
+        raise XmuxError(f"convert-to-llvm: 'memref.dealloc' in @{lw.func_name} frees the "
+                        f"memref of a '{root.name}' ({what}): only memref.alloc memory "
+                        "can be deallocated")
+
+
 def lower_dealloc(lw: FunctionLowerer, op: Operation) -> None:
     assert isinstance(op, memref.DeallocOp)
+    _check_freeable(lw, op)
     if isinstance(op.memref.type, UnrankedMemRefType):
         ptr = _unranked_ptr(lw, lw.get(op.memref))
         with lw.untagged():
