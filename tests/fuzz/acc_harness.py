@@ -37,6 +37,8 @@ from tests.fuzz.acc_gen import Program, describe, emit, expected, generate, shri
 from tests.libgomp_ports import Config, run
 
 ROOT = Path(__file__).resolve().parents[2]
+#: the runs compared with the model by default; ``--targets nvptx`` runs the kernels on the GPU
+#: (the cpu expansion's sizes, so the cpu model)
 TARGETS = ("cpu", "host")
 
 
@@ -52,12 +54,12 @@ def _interpret(text: str) -> list[int]:
     return [int(v) for v in match.group(1).replace("\n", " ").split(",")]
 
 
-def compare(p: Program, interp: bool = False) -> list[str]:
-    """Run ``p`` on both targets; one line per result that differs from the model."""
+def compare(p: Program, interp: bool = False, targets: tuple[str, ...] = TARGETS) -> list[str]:
+    """Run ``p`` on ``targets``; one line per result that differs from the model."""
     m = emit(p)
     bad: list[str] = []
-    for target in TARGETS:
-        want = expected(p, target)
+    for target in targets:
+        want = expected(p, "cpu" if target == "nvptx" else target)
         got = run(replace(m, cfg=Config(target)))
         assert len(got) == len(want), (len(got), len(want))
         for (res, g), w in zip(got, want, strict=True):
@@ -84,16 +86,17 @@ def _short(a: np.ndarray) -> str:
     return str(a.tolist()) if a.size <= 6 else f"{a[:6].tolist()}... ({a.size})"
 
 
-def _status(p: Program, interp: bool) -> tuple[str, str]:
+def _status(p: Program, interp: bool, targets: tuple[str, ...] = TARGETS) -> tuple[str, str]:
     try:
-        bad = compare(p, interp)
+        bad = compare(p, interp, targets)
     except Exception as e:  # noqa: BLE001 - a compile / run error is a finding too
         first = (str(e).splitlines() or [type(e).__name__])[0]
         return "error", f"{type(e).__name__}: {first[:300]}"
     return ("mismatch", "\n".join(bad)) if bad else ("ok", "")
 
 
-def minimise(p: Program, status: str, budget: float = 120.0) -> Program:
+def minimise(p: Program, status: str, budget: float = 120.0,
+             targets: tuple[str, ...] = TARGETS) -> Program:
     """Greedy: keep the first smaller program that still fails the same way."""
     t0 = time.monotonic()
     improved = True
@@ -102,21 +105,21 @@ def minimise(p: Program, status: str, budget: float = 120.0) -> Program:
         for cand in shrink_candidates(p):
             if time.monotonic() - t0 > budget:
                 break
-            if _status(cand, False)[0] == status:
+            if _status(cand, False, targets)[0] == status:
                 p, improved = cand, True
                 break
     return p
 
 
 def check_seed(seed: int, modes: bool, levelless: bool, interp: bool, out: Path | None,
-               minimise_budget: float) -> dict:
+               minimise_budget: float, targets: tuple[str, ...] = TARGETS) -> dict:
     p = generate(seed, modes=modes, levelless=levelless)
-    status, detail = _status(p, interp)
+    status, detail = _status(p, interp, targets)
     r = {"seed": seed, "status": status, "detail": detail,
          "constructs": len(p.constructs)}
     if status != "ok" and out is not None:
-        small = minimise(p, status, minimise_budget) if minimise_budget > 0 else p
-        _, small_detail = _status(small, False)
+        small = minimise(p, status, minimise_budget, targets) if minimise_budget > 0 else p
+        _, small_detail = _status(small, False, targets)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"seed{seed}.mlir"
         head = [f"// acc fuzz seed {seed} (modes={modes}, levelless={levelless}): {status}",
@@ -129,16 +132,16 @@ def check_seed(seed: int, modes: bool, levelless: bool, interp: bool, out: Path 
 
 
 def worker_main(seeds: list[int], modes: bool, levelless: bool, interp: bool, out: str,
-                minimise_budget: float) -> None:
+                minimise_budget: float, targets: tuple[str, ...] = TARGETS) -> None:
     for s in seeds:
-        r = check_seed(s, modes, levelless, interp, Path(out), minimise_budget)
+        r = check_seed(s, modes, levelless, interp, Path(out), minimise_budget, targets)
         print("RESULT " + json.dumps(r), flush=True)
 
 
 def _run_worker(seeds: list[int], args, timeout: float) -> list[dict]:
     cmd = [sys.executable, "-m", "tests.fuzz.acc_harness", "worker",
            "--seeds", ",".join(map(str, seeds)), "--out", args.out_dir,
-           "--minimise", str(args.minimise)]
+           "--minimise", str(args.minimise), "--targets", args.targets]
     cmd += [f for f, on in (("--modes", args.modes), ("--levelless", args.levelless),
                             ("--interp", args.interp)) if on]
     # a session of its own: on a timeout the whole group goes, LLVM's forked compile
@@ -198,6 +201,7 @@ def campaign(args) -> dict:
             "constructs": sum(r["constructs"] for r in results),
             "seconds": round(time.monotonic() - t0, 1), "counts": counts,
             "modes": args.modes, "levelless": args.levelless, "interp": args.interp,
+            "targets": args.targets,
             "failures": sorted((r for r in results if r["status"] != "ok"),
                                key=lambda r: r["seed"])}
 
@@ -215,6 +219,8 @@ def main(argv=None) -> int:
                        help="also run the reference interpreter (cpu target; slow)")
         s.add_argument("--minimise", type=float, default=120.0, help="seconds per failure")
         s.add_argument("--out", default=str(ROOT / "fuzz-failures"))
+        s.add_argument("--targets", default=",".join(TARGETS),
+                       help="comma-separated runs to compare: cpu, host, nvptx (the GPU)")
     c = sub.choices["campaign"]
     c.add_argument("--n", type=int, default=300)
     c.add_argument("--seed", type=int, default=0)
@@ -226,16 +232,17 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "worker":
         worker_main([int(s) for s in args.seeds.split(",")], args.modes, args.levelless,
-                    args.interp, args.out, args.minimise)
+                    args.interp, args.out, args.minimise, tuple(args.targets.split(",")))
         return 0
     if args.cmd == "one":
         r = check_seed(args.seed, args.modes, args.levelless, args.interp,
-                       Path(args.out) / "acc-one", args.minimise)
+                       Path(args.out) / "acc-one", args.minimise, tuple(args.targets.split(",")))
         print(json.dumps(r, indent=1))
         return 0 if r["status"] == "ok" else 1
     args.out_dir = str(Path(args.out) / f"acc-{args.seed}-{args.seed + args.n - 1}")
     print(f"acc fuzz: seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, "
           f"modes={args.modes} levelless={args.levelless} interp={args.interp}, "
+          f"targets={args.targets}, "
           f"repros in {args.out_dir}", flush=True)
     s = campaign(args)
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)

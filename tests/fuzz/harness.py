@@ -51,6 +51,10 @@ LAUNCHES = [
     ((4, 3, 3), (2, 2, 2)), ((3, 3, 5), (3, 1, 2)), ((2, 2, 2), (2, 2, 2)), ((3, 2, 4), (1, 2, 3)),
 ]
 SUB_GROUP_SIZES = [1, 1, 2, 3, 4, 8]
+#: the target the kernels run on (``--target``; workers inherit it): on ``nvptx`` the GPU runs
+#: the work-items, its sub-groups are warps of 32, and there is no vector build or ``threads``
+TARGET = os.environ.get("XMUX_FUZZ_TARGET", "cpu")
+WARP = 32
 VECTOR_WIDTHS = [2, 4, 8]
 
 
@@ -136,7 +140,7 @@ def launch(kern, run: Run):
         kw = dict(global_size=run.gsize, local_size=run.lsize)
         if run.offset:
             kw["global_offset"] = run.offset
-        if run.threads:
+        if run.threads and TARGET == "cpu":
             kw["threads"] = run.threads
         kern(a, out, *run.scalars, **kw)
         res.append(out)
@@ -177,6 +181,8 @@ def compile_module(kernels: list[Kernel], build: str, sg: int, vw: int,
             parts.append(k.mlir())
     if not parts:
         return None
+    if TARGET != "cpu":
+        return xmux.compile("\n".join(parts), cache=False, target=TARGET)
     opts = dict(cache=False, sub_group_size=sg, specialize=specialize)
     if build == "vec":
         opts["vector_width"] = vw
@@ -232,7 +238,8 @@ def check_runs(k: Kernel, runs: list[Run], progs: dict, sg: int, interp: bool = 
 def batch_options(batch_seed: int) -> tuple[int, int, bool]:
     """Sub-group size, vector width, whether the batch has a vector build."""
     r = random.Random(batch_seed ^ 0x5EED)
-    return r.choice(SUB_GROUP_SIZES), r.choice(VECTOR_WIDTHS), r.random() < 0.5
+    sg, vw, vec = r.choice(SUB_GROUP_SIZES), r.choice(VECTOR_WIDTHS), r.random() < 0.5
+    return (WARP, vw, False) if TARGET == "nvptx" else (sg, vw, vec)
 
 
 def run_batch(seeds: list[int], out_dir: Path | None, minimise_budget: float = 0.0,
@@ -624,6 +631,7 @@ def campaign(n: int, seed: int, jobs: int, batch: int, out_dir: Path, timeout: f
             sigs.setdefault(r["signature"] or r["status"], []).append(r["seed"])
     done = sorted(r["seed"] for r in results)
     summary = {
+        "target": TARGET,
         "seeds": [seed, seed + n - 1], "kernels": len(results), "seconds": round(el, 1),
         "kernels_per_second": round(len(results) / el, 3), "counts": counts,
         "seeds_done": _ranges(done),
@@ -668,6 +676,8 @@ def main(argv=None) -> int:
     c.add_argument("--max-minimise", type=int, default=40)
     c.add_argument("--max-seconds", type=float, default=0.0,
                    help="start no batch after this long (0: run all)")
+    c.add_argument("--target", choices=("cpu", "nvptx"), default=TARGET,
+                   help="run the kernels on this target (nvptx: the GPU)")
     c.add_argument("--verify-all", action="store_true",
                    help="verify the IR after every pass (default: after work-item-loops)")
     w = sub.add_parser("worker")
@@ -688,8 +698,10 @@ def main(argv=None) -> int:
         print(json.dumps(asdict(r), indent=1))
         return 0 if r.status in ("ok", "illegal") else 1
     out = Path(args.out)
-    print(f"fuzz: seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, batches of "
-          f"{args.batch}, repros in {out}", flush=True)
+    os.environ["XMUX_FUZZ_TARGET"] = args.target  # the workers inherit it
+    globals()["TARGET"] = args.target
+    print(f"fuzz ({args.target}): seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, "
+          f"batches of {args.batch}, repros in {out}", flush=True)
     s = campaign(args.n, args.seed, args.jobs, args.batch, out, args.timeout, args.minimise,
                  args.max_minimise, max_seconds=args.max_seconds, fast=not args.verify_all)
     out.mkdir(parents=True, exist_ok=True)
