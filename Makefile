@@ -29,9 +29,9 @@ test: $(STAMP)
 	$(LINT_IMPORTS)
 	$(BIN)/python -m compileall -q -j 0 xmux abi dialects transforms lowering runtime tests
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -sv tests/filecheck examples/gpu
-	# ... and "as on" an AVX2 and an AVX-512 host: passes read the module's target, so the
-	# IR must not change (kernels run where this host can execute the model's code)
-	for cpu in znver3 skylake-avx512; do \
+	# ... and "as on" AVX2 (AMD, Intel) and AVX-512 hosts: passes read the module's target,
+	# so the IR must not change (kernels run where this host can execute the model's code)
+	for cpu in znver3 haswell skylake-avx512; do \
 		XMUX_CPU=$$cpu PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -s tests/filecheck || exit 1; \
 	done
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -q -n 2 tests

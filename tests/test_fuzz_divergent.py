@@ -4,9 +4,9 @@ per-work-item on purpose. Every launch the reference interpreter calls divergent
 ``xmux.CheckError`` ("divergent barrier") in the checking mode. The mutants run in a worker
 subprocess, so a checked launch that hangs fails the test instead of stalling it.
 
-A known limit is kept as a strict xfail (it flips to a failure once fixed): region dispatch
-has no run-time check. An ``scf.for`` whose work-items disagree on the upper bound but not on
-the trip count (the fuzzer's seed 26: it was reported) is a plain test now.
+Region dispatch checks too: after each round every work-item must wait where work-item 0
+waits (it was the fuzzer's 37 misses). An ``scf.for`` whose work-items disagree on the upper
+bound but not on the trip count (the fuzzer's seed 26: it was reported) is a plain test.
 """
 
 from __future__ import annotations
@@ -72,8 +72,6 @@ func.func @k(%flags: memref<?xi32>, %out: memref<?xi32>, %u: i32)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="region dispatch has no run-time divergent-barrier "
-                   "check")
 def test_region_dispatch_reports_divergent_barriers() -> None:
     """The outer ``scf.if`` (on data) holds its barrier only inside an inner one, so it is
     not uniform by the barrier rule and the kernel takes region dispatch. The fuzzer's
@@ -86,8 +84,11 @@ def test_region_dispatch_reports_divergent_barriers() -> None:
         xmux.interpret(NESTED, "k", flags, np.zeros(8, np.int32), 1, global_size=(8,),
                        local_size=(8,))
     k = xmux.compile(NESTED, cache=False, checks=True, specialize=False).kernel("k")
-    with pytest.raises(xmux.CheckError, match="divergent barrier"):
+    with pytest.raises(xmux.CheckError, match=r"divergent barrier: .* stop at different "
+                       r"barriers.*region dispatch.*work-item \(0, 0, 0\) has 1, work-item "
+                       r"\(5, 0, 0\) has 2"):
         k(flags, np.zeros(8, np.int32), 1, global_size=(8,), local_size=(8,))
+    k(np.ones(8, np.int32), np.zeros(8, np.int32), 1, global_size=(8,), local_size=(8,))
 
 
 FOR_UB = """

@@ -50,7 +50,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.abi.errors import NotSupportedError
 from xmux.dialects import attrs, mux
+from xmux.transforms.insert_bounds_checks import Sites, report_ops
 from xmux.transforms.uniformity import is_control_barrier, is_pure
+from xmux.transforms.wi_loops.divergence import MESSAGE
 from xmux.transforms.wi_loops.nests import NestFactory, byte_size, storable
 from xmux.transforms.wi_loops.storage import MAX_REMAT
 
@@ -375,8 +377,12 @@ class Dispatch:
     def _name(self) -> str:
         return self.kernel.sym_name.data  # type: ignore[attr-defined]
 
-    def emit(self, factory: NestFactory, ip: InsertPoint) -> None:
-        """The dispatch loop at ``ip`` of the (now empty) kernel body's entry block."""
+    def emit(self, factory: NestFactory, ip: InsertPoint,
+             check: tuple[Sites, str] | None = None) -> None:
+        """The dispatch loop at ``ip`` of the (now empty) kernel body's entry block;
+        ``check`` (the checking mode's sites and the kernel's name): after each round, every
+        work-item whose state differs from work-item 0's is reported as a divergent barrier
+        (``_check_states``)."""
 
         kernel = self.kernel
         assert isinstance(kernel, func.FuncOp) and self.fn is not None
@@ -447,6 +453,8 @@ class Dispatch:
         )
         Rewriter.insert_op([which, switch], aip)
         Rewriter.insert_op(_fence(self.barriers), aip)
+        if check is not None:
+            self._check_states(factory, aip, state, *check)
         # next = min(state): the barrier every pending work-item waits at (all the same
         # in a legal program)
         body = Block(arg_types=[IndexType(), i32])
@@ -456,6 +464,33 @@ class Dispatch:
         one = arith.ConstantOp.from_int_and_width(1, IndexType())
         mn = scf.ForOp(factory.zero(), factory.group_size(), one, [exit_c], body)
         Rewriter.insert_op([one, mn, scf.YieldOp(mn.results[0])], aip)
+
+
+    def _check_states(self, factory: NestFactory, ip: InsertPoint, state: SSAValue,
+                      sites: Sites, kernel: str) -> None:
+        """After a round every work-item of a legal program waits at the same barrier, or
+        all have returned: one that is elsewhere than work-item 0 is a barrier reached by
+        only some of them. Reported with both states (barrier i is state i + 1, returned is
+        the last), the work-group and the work-item (``runtime/checks.py``)."""
+        states = ", ".join(
+            [f"{i + 1} = barrier {b.id.value.data}" if hasattr(b, "id") else f"{i + 1} = "
+             f"barrier {i}" for i, b in enumerate(self.barriers)]
+            + [f"{self.exit_id} = returned"]
+        )
+        site = sites.message(
+            f"kernel @{kernel}: {MESSAGE}: the work-items of a work-group stop at different "
+            f"barriers, so only some of them reach one (region dispatch; states: {states})"
+        )
+        nest = factory.open_nest(ip)
+        zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+        first = memref.LoadOp.get(state, [zero.result])
+        mine = memref.LoadOp.get(state, [nest.lin])
+        differs = arith.CmpiOp(mine.res, first.res, "ne")
+        then = Block()
+        then.add_ops([*report_ops(site, [first.res, mine.res], []), scf.YieldOp()])
+        Rewriter.insert_op(
+            [zero, first, mine, differs, scf.IfOp(differs.result, [], Region(then))], nest.ip
+        )
 
 
 def _drop_unreachable(region: Region) -> None:
