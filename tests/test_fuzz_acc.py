@@ -89,3 +89,51 @@ def test_shrink_candidates_are_smaller() -> None:
     for cand in acc_gen.shrink_candidates(p):
         assert _size(cand) < _size(p)
         acc_gen.expected(cand, "cpu")  # every candidate is a valid program
+
+
+#: seeds with private / first-private variables (--privates, issue 36 item 12): a gang-private
+#: array of the construct written by worker loops and updated by others, one first-private
+#: to the construct filled once per gang, one first-private to a gang loop updated
+#: idempotently by a worker vector loop, worker-loop and vector-loop arrays, scalars of the
+#: construct and of the gang loop (acc_privates.py)
+PRIV_SEEDS = [16, 21, 23, 27, 31]
+
+
+@pytest.mark.parametrize("seed", PRIV_SEEDS)
+def test_acc_fuzz_slice_privates(seed: int) -> None:
+    p = acc_gen.generate(seed, privates=True)
+    bad = acc_harness.compare(p)
+    assert not bad, acc_gen.describe(p) + "\n" + "\n".join(bad)
+
+
+def test_private_slice_covers_the_kinds() -> None:
+    ps = [c.priv for s in PRIV_SEEDS for c in acc_gen.generate(s, privates=True).constructs
+          if c.priv is not None]
+    seen = {(p.kind, p.decl, p.first) for p in ps}
+    assert {("gang", "parallel", False), ("gang", "parallel", True), ("gang", "gang", True),
+            ("worker", "worker", True), ("worker", "region", False)} <= seen, seen
+    assert {p.kind for p in ps} == {"gang", "worker", "vector"}
+    assert any(p.idem for p in ps) and any(p.farr for p in ps)
+    assert {"gangfirst", "gangpriv"} <= {p.sc for p in ps}
+
+
+def test_model_of_private_arrays() -> None:
+    """A first-private array of the construct filled once per gang (h + z), only read in the
+    gang loop; a gang-loop private written per row by a worker loop, updated by another; the
+    host copy of a first-private variable is never written back."""
+    from tests.fuzz.acc_privates import Priv
+
+    i = np.int32
+    h, z = np.array([1, 2, 3], i), np.array([10, 20, 30], i)
+    x, y = np.arange(6, dtype=i).reshape(2, 3), np.full((2, 3), 100, i)
+    first = Priv("gang", "i32", 3, "parallel", first=True, pre="worker", rd="vector", shift=1,
+                 sinit=i(5), x=x, y=y, h=h, z=z)
+    row = Priv("gang", "i32", 3, "gang", init="worker", upd="vector", rd="seq", shift=0,
+               sinit=i(0), sc="private", c=i(7), x=x, y=y)
+    cs = [acc_gen.Construct("priv", ng=3, nw=2, vl=4, n=2, priv=p) for p in (first, row)]
+    got = acc_gen.expected(acc_gen.Program(0, cs), "cpu")
+    want = [[5 + 66] * 2, [22, 33, 11] * 2, h,  # P = h + z, read at k + 1
+            [300 + 3, 300 + 12], np.arange(6) + 100 + 7]
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)

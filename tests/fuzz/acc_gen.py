@@ -21,6 +21,10 @@ reduction result is independent of the combination order and compares bit for bi
 - with ``levelless=True``: ``flat`` loops with no level clause (GCC's automatic levels make
   a lone loop ``gang vector``: each iteration counts once) or ``seq`` (sequential in
   gang-redundant mode: once per gang).
+- with ``privates=True`` (issue 36, item 12): ``priv``, private / first-private arrays and
+  scalars of the construct and of gang / worker / vector loops, written at one level and read
+  at another where OpenACC 3.3 defines the result (``acc_privates.py``; the same on every
+  target).
 
 Loops that are not gang-partitioned run in every gang (gang-redundant mode), so their
 reductions of copy variables contribute once per gang, as the cpu target runs them; the host
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from tests.fuzz import acc_privates
 from tests.libgomp_ports import TYPES as DTYPES
 from tests.libgomp_ports import Config, Module, const, fold, loop, mlir_type, update
 
@@ -96,6 +101,7 @@ class Construct:
     copy: Red | None = None  # rows: a copy variable reduced in the nest
     gang_red: bool = True  # rows: the gang loop reduces the copy variable too
     c: object = 0  # par / elem: the constant
+    priv: acc_privates.Priv | None = None  # priv: the private variables (acc_privates.py)
 
     def gangs(self, target: str) -> int:
         return 1 if self.serial or target == "host" else self.ng
@@ -117,11 +123,14 @@ def _red(rng: np.random.Generator, n: int, t: str | None = None, op: str | None 
     return Red(op, t, init, values(rng, op, t, n))
 
 
-def generate(seed: int, modes: bool = False, levelless: bool = False) -> Program:
+def generate(seed: int, modes: bool = False, levelless: bool = False,
+             privates: bool = False) -> Program:
     rng = np.random.default_rng(seed)
     shapes = ["flat", "flat", "rows", "nest3", "par", "elem"]
     if modes:
         shapes += ["single", "single"]
+    if privates:
+        shapes += ["priv"] * 6
     out = []
     for _ in range(int(rng.integers(1, 4))):
         shape = str(rng.choice(shapes))
@@ -148,6 +157,8 @@ def generate(seed: int, modes: bool = False, levelless: bool = False) -> Program
             c.n = int(rng.integers(1, 200))
             c.reds = [_red(rng, c.n)]
             c.c = values(rng, c.reds[0].op, c.reds[0].t, 1)[0]
+        elif shape == "priv":
+            acc_privates.generate(rng, c)
         elif shape == "elem":
             c.levels = str(rng.choice(LEVEL_SETS))
             c.n = int(rng.integers(1, 300))
@@ -194,6 +205,8 @@ def expected(p: Program, target: str) -> list[np.ndarray]:
             r = c.reds[0]
             out.append(np.asarray(fold(r.op, r.t, r.init,
                                        np.concatenate([np.full(g, c.c), r.data]))))
+        elif c.shape == "priv":
+            out += acc_privates.expected(c)
         elif c.shape == "elem":
             r = c.reds[0]
             cc = r.data.dtype.type(c.c)
@@ -276,6 +289,8 @@ def emit(p: Program) -> Module:
             m.result(f"{tag} par {r.op} {r.t}", v, r.t, None, 0)
         elif c.shape == "elem":
             _emit_elem(m, c, tag)
+        elif c.shape == "priv":
+            acc_privates.emit(m, c, tag, _clauses(c))
         else:
             _emit_single(m, c, tag)
     return m
@@ -369,6 +384,9 @@ def describe(p: Program) -> str:
     lines = []
     for k, c in enumerate(p.constructs):
         kind = "serial" if c.serial else f"parallel ng={c.ng} nw={c.nw} vl={c.vl}"
+        if c.priv is not None:
+            lines.append(f"c{k}: priv {kind} n={c.n} m={c.m} {acc_privates.describe(c)}")
+            continue
         reds = ", ".join(f"{r.op}:{r.t}" for r in c.reds)
         lines.append(f"c{k}: {c.shape} {kind} levels={c.levels!r} n={c.n} m={c.m} k={c.k} "
                      f"[{reds}]" + (f" copy {c.copy.op}:{c.copy.t} gang_red={c.gang_red}"
@@ -397,6 +415,9 @@ def shrink_candidates(p: Program):
         if c.shape in ("flat", "par", "elem") and c.n > 1:
             for n in (1, c.n // 2):
                 yield with_(n=n, reds=[replace(r, data=r.data[:n]) for r in c.reds])
+        if c.priv is not None:
+            for small in acc_privates.shrink(c):
+                yield replace(p, constructs=[*cs[:i], small, *cs[i + 1:]])
         if c.shape == "rows":
             for n, mm in ((1, c.m), (c.n, 1), (c.n, max(1, c.m // 2))):
                 if (n, mm) != (c.n, c.m):

@@ -4,15 +4,18 @@ expansion targets (and, with ``--interp``, by the reference interpreter on ``cpu
 printed result compared bit for bit with the sequential model (``acc_gen.expected``).
 
     python -m tests.fuzz.acc_harness campaign --n 300 --seed 0 --jobs 2 [--modes] [--levelless]
+        [--privates]
     python -m tests.fuzz.harness acc campaign ...          # the same, from the main harness
     python -m tests.fuzz.acc_harness one SEED [--modes] [--levelless]
 
 ``--modes`` / ``--levelless`` add the shapes issue 21's other work fixes (single-mode side
 effects; reducing loops with no level or ``seq``): off by default, so a campaign on today's
-code should find nothing. A campaign runs seeds in worker subprocesses (``--timeout`` seconds
-per program: a hang or a crash names its seed), minimises each mismatch (fewer constructs,
-reductions, iterations, sizes 1) and writes ``fuzz-failures/acc-<campaign>/seed<S>.mlir``
-with the description, the differing results and the program.
+code should find nothing. ``--privates`` adds private / first-private variables written and
+read at different levels (issue 36, item 12; ``acc_privates.py``). A campaign runs seeds
+in worker subprocesses (``--timeout`` seconds per program: a hang or a crash names its
+seed), minimises each mismatch (fewer constructs, reductions, iterations, sizes 1) and writes
+``fuzz-failures/acc-<campaign>/seed<S>.mlir`` with the description, the differing results
+and the program.
 """
 
 from __future__ import annotations
@@ -112,8 +115,9 @@ def minimise(p: Program, status: str, budget: float = 120.0,
 
 
 def check_seed(seed: int, modes: bool, levelless: bool, interp: bool, out: Path | None,
-               minimise_budget: float, targets: tuple[str, ...] = TARGETS) -> dict:
-    p = generate(seed, modes=modes, levelless=levelless)
+               minimise_budget: float, targets: tuple[str, ...] = TARGETS,
+               privates: bool = False) -> dict:
+    p = generate(seed, modes=modes, levelless=levelless, privates=privates)
     status, detail = _status(p, interp, targets)
     r = {"seed": seed, "status": status, "detail": detail,
          "constructs": len(p.constructs)}
@@ -122,7 +126,8 @@ def check_seed(seed: int, modes: bool, levelless: bool, interp: bool, out: Path 
         _, small_detail = _status(small, False, targets)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"seed{seed}.mlir"
-        head = [f"// acc fuzz seed {seed} (modes={modes}, levelless={levelless}): {status}",
+        head = [f"// acc fuzz seed {seed} (modes={modes}, levelless={levelless}, "
+                f"privates={privates}): {status}",
                 *("// " + line for line in describe(small).splitlines()),
                 *("// " + line for line in (small_detail or detail).splitlines())]
         path.write_text("\n".join(head) + "\n" + emit(small).text() + "\n")
@@ -132,9 +137,11 @@ def check_seed(seed: int, modes: bool, levelless: bool, interp: bool, out: Path 
 
 
 def worker_main(seeds: list[int], modes: bool, levelless: bool, interp: bool, out: str,
-                minimise_budget: float, targets: tuple[str, ...] = TARGETS) -> None:
+                minimise_budget: float, targets: tuple[str, ...] = TARGETS,
+                privates: bool = False) -> None:
     for s in seeds:
-        r = check_seed(s, modes, levelless, interp, Path(out), minimise_budget, targets)
+        r = check_seed(s, modes, levelless, interp, Path(out), minimise_budget, targets,
+                       privates)
         print("RESULT " + json.dumps(r), flush=True)
 
 
@@ -143,7 +150,7 @@ def _run_worker(seeds: list[int], args, timeout: float) -> list[dict]:
            "--seeds", ",".join(map(str, seeds)), "--out", args.out_dir,
            "--minimise", str(args.minimise), "--targets", args.targets]
     cmd += [f for f, on in (("--modes", args.modes), ("--levelless", args.levelless),
-                            ("--interp", args.interp)) if on]
+                            ("--interp", args.interp), ("--privates", args.privates)) if on]
     # a session of its own: on a timeout the whole group goes, LLVM's forked compile
     # children (runtime/contained.py) included
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -201,6 +208,7 @@ def campaign(args) -> dict:
             "constructs": sum(r["constructs"] for r in results),
             "seconds": round(time.monotonic() - t0, 1), "counts": counts,
             "modes": args.modes, "levelless": args.levelless, "interp": args.interp,
+            "privates": args.privates,
             "targets": args.targets,
             "failures": sorted((r for r in results if r["status"] != "ok"),
                                key=lambda r: r["seed"])}
@@ -215,6 +223,9 @@ def main(argv=None) -> int:
                        help="also generate single-mode side effects (issue 21, modes)")
         s.add_argument("--levelless", action="store_true",
                        help="also generate reducing loops with no level or seq")
+        s.add_argument("--privates", action="store_true",
+                       help="also generate private / firstprivate variables written and read "
+                            "at different levels (issue 36, item 12)")
         s.add_argument("--interp", action="store_true",
                        help="also run the reference interpreter (cpu target; slow)")
         s.add_argument("--minimise", type=float, default=120.0, help="seconds per failure")
@@ -232,16 +243,19 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "worker":
         worker_main([int(s) for s in args.seeds.split(",")], args.modes, args.levelless,
-                    args.interp, args.out, args.minimise, tuple(args.targets.split(",")))
+                    args.interp, args.out, args.minimise, tuple(args.targets.split(",")),
+                    args.privates)
         return 0
     if args.cmd == "one":
         r = check_seed(args.seed, args.modes, args.levelless, args.interp,
-                       Path(args.out) / "acc-one", args.minimise, tuple(args.targets.split(",")))
+                       Path(args.out) / "acc-one", args.minimise, tuple(args.targets.split(",")),
+                       args.privates)
         print(json.dumps(r, indent=1))
         return 0 if r["status"] == "ok" else 1
     args.out_dir = str(Path(args.out) / f"acc-{args.seed}-{args.seed + args.n - 1}")
     print(f"acc fuzz: seeds {args.seed}..{args.seed + args.n - 1}, {args.jobs} jobs, "
-          f"modes={args.modes} levelless={args.levelless} interp={args.interp}, "
+          f"modes={args.modes} levelless={args.levelless} interp={args.interp} "
+          f"privates={args.privates}, "
           f"targets={args.targets}, "
           f"repros in {args.out_dir}", flush=True)
     s = campaign(args)
