@@ -1,5 +1,9 @@
 """The checking mode's error channel: kernel code reports, the launch call raises.
 
+Host code (xmux-run's @main and its callees) reports through ``xmux_host_check_failed``
+instead (``runtime/host_symbols.py``): the error built by ``host_failure`` stops the host
+function at the failing access.
+
 ``insert-bounds-checks`` makes kernel code call ``xmux_check_failed`` (registered here as a
 JIT symbol) on an out-of-bounds access or a trapping division. The callback keeps the
 first failure (later ones only counted: a kernel can fail once per work-item) and the
@@ -33,8 +37,12 @@ class Failure:
     local_id: tuple[int, int, int]
     group_id: tuple[int, int, int]
     more: int = 0
+    #: a whole message (``record``): no work-item to name
+    plain: bool = False
 
     def __str__(self) -> str:
+        if self.plain:
+            return self.message + (f" (and {self.more} more)" if self.more else "")
         if not self.values:  # an assertion (lower-kernel-asserts)
             return (
                 f"{self.message}, at work-item {self.local_id} of work-group {self.group_id}"
@@ -76,6 +84,28 @@ def _failed(msg: int, rank: int, i0: int, i1: int, i2: int, s0: int, s1: int, s2
         text = ctypes.string_at(msg).decode(errors="replace")
         n = min(rank, 3)
         _first = Failure(text, (i0, i1, i2)[:n], (s0, s1, s2)[:n], (l0, l1, l2), (g0, g1, g2))
+
+
+def record(message: str) -> None:
+    """Keep ``message`` as a launch's failure (a failed ``memref.alloc`` in kernel code,
+    ``runtime/host_symbols.py``), raised by ``raise_pending`` like a failed check."""
+    global _first
+    with _lock:
+        if _first is not None:
+            _first.more += 1
+            return
+        interrupt.cancel_main_launch()
+        _first = Failure(message, (), (), (-1, -1, -1), (-1, -1, -1), plain=True)
+
+
+def host_failure(message: str, values: tuple[int, ...], sizes: tuple[int, ...]) -> CheckError:
+    """The error of a failed check in host code (``xmux_host_check_failed``): no work-item;
+    it stops the host function (``runtime/host_symbols.py``)."""
+    if "out of bounds" in message:
+        what = f"indices {list(values)}, sizes {list(sizes)}"
+    else:
+        what = f"operands {list(values)}"
+    return CheckError(f"{message}: {what}")
 
 
 def _fresh_lock_after_fork() -> None:

@@ -1,4 +1,4 @@
-"""insert-bounds-checks: the checking mode's run-time checks in kernel code.
+"""insert-bounds-checks: the checking mode's run-time checks in kernel and host code.
 
 Run by the checking mode (``xmux.compile(..., checks=True)``, ``XMUX_CHECKS=1``,
 ``xmux-run --checks``) right after ``prepare-barriers``, on every entry point and every
@@ -18,6 +18,12 @@ indices and sizes of the access (-1 where the rank ends; for a division the divi
 divisor), the work-item's local id and its group id. The runtime keeps the first failure of
 a launch and the launch call raises it as a ``LaunchError``; work-items go on, so the
 launch ends normally (without the faulty access).
+
+Host code (defined functions the kernels do not reach: xmux-run's @main and its callees) is
+checked the same way, but a failure calls ``xmux_host_check_failed(message, rank, i0, i1, i2,
+s0, s1, s2)``: no work-item to name, and the runtime stops the host function there
+(``runtime/host_symbols.py``) rather than going on, since a wild host index is often a
+wild loop bound too (a loop of 2^32 failing iterations).
 
 Local-memory arguments are checked like any memref (their sizes come from the
 ``LocalMemory`` byte count), so a kernel indexing past a too-small ``LocalMemory`` is caught.
@@ -65,6 +71,7 @@ from xmux.transforms.local_memory_facts import ACCESSES, local_id_offset, origin
 from xmux.transforms.replace_local_module_scope_variables import is_local_memref
 
 CHECK_FN = "xmux_check_failed"
+HOST_CHECK_FN = "xmux_host_check_failed"
 _SIGNED_DIVS = (arith.DivSIOp, arith.RemSIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)
 _DIVS = (*_SIGNED_DIVS, arith.DivUIOp, arith.RemUIOp, arith.CeilDivUIOp)
 
@@ -99,10 +106,10 @@ class Sites:
         return name
 
 
-def declare_check_fn(module: ModuleOp) -> None:
-    """``func.func private @xmux_check_failed(...)``, once."""
-    if not any(isinstance(g, func.FuncOp) and g.sym_name.data == CHECK_FN for g in module.ops):
-        module.body.block.add_op(func.FuncOp.external(CHECK_FN, [PTR] + [i64] * 13, []))
+def declare_check_fn(module: ModuleOp, name: str = CHECK_FN, count: int = 13) -> None:
+    """``func.func private @xmux_check_failed(...)`` (or the host one), once."""
+    if not any(isinstance(g, func.FuncOp) and g.sym_name.data == name for g in module.ops):
+        module.body.block.add_op(func.FuncOp.external(name, [PTR] + [i64] * count, []))
 
 
 def _index(b: list[Operation], v: SSAValue) -> SSAValue:
@@ -125,14 +132,20 @@ def _const(b: list[Operation], value: int, t=i64) -> SSAValue:
     return op.result
 
 
-def report_ops(site: str, values: list[SSAValue], sizes: list[SSAValue]) -> list[Operation]:
-    """The ops of the failure branch: the call with the site's message and the ids."""
+def report_ops(
+    site: str, values: list[SSAValue], sizes: list[SSAValue], host: bool = False
+) -> list[Operation]:
+    """The ops of the failure branch: the call with the site's message and the ids (host
+    code: ``xmux_host_check_failed``, without ids)."""
     b: list[Operation] = []
     msg = llvm.AddressOfOp(site, PTR)
     b.append(msg)
     rank = _const(b, len(values))
     vals = [_index(b, v) for v in values[:3]] + [_const(b, -1)] * (3 - min(3, len(values)))
     szs = [_index(b, v) for v in sizes[:3]] + [_const(b, -1)] * (3 - min(3, len(sizes)))
+    if host:
+        b.append(func.CallOp(HOST_CHECK_FN, [msg.result, rank, *vals, *szs], []))
+        return b
     ids: list[SSAValue] = []
     for query in (mux.GetLocalIdOp, mux.GetGroupIdOp):
         for d in range(3):
@@ -167,7 +180,7 @@ def _guard(op: Operation, ok: SSAValue, report: list[Operation]) -> None:
                 use.operation.operands[use.index] = new
 
 
-def _check_access(op: Operation, where: str, sites: Sites) -> None:
+def _check_access(op: Operation, where: str, sites: Sites, host: bool = False) -> None:
     target = op.memref  # type: ignore[attr-defined]
     t = target.type
     assert isinstance(t, MemRefType)
@@ -195,9 +208,11 @@ def _check_access(op: Operation, where: str, sites: Sites) -> None:
         ok = both.result
     Rewriter.insert_op(pre, InsertPoint.before(op))
     site = sites.message(
-        f"{where}: '{op.name}' out of bounds of {t}{origin(target)}{_local_cause(op)}"
+        # origin() speaks of kernel memory (private/local/argument): not for host code
+        f"{where}: '{op.name}' out of bounds of {t}"
+        + ("" if host else f"{origin(target)}{_local_cause(op)}")
     )
-    _guard(op, ok, report_ops(site, indices, sizes))
+    _guard(op, ok, report_ops(site, indices, sizes, host))
 
 
 
@@ -222,7 +237,7 @@ def _local_cause(op: Operation) -> str:
             "for?)")
 
 
-def _check_division(op: Operation, where: str, sites: Sites) -> None:
+def _check_division(op: Operation, where: str, sites: Sites, host: bool = False) -> None:
     a, b = op.operands[0], op.operands[1]
     t = b.type
     if not isinstance(t, IntegerType | IndexType):
@@ -247,7 +262,7 @@ def _check_division(op: Operation, where: str, sites: Sites) -> None:
         f"{where}: '{op.name}' by zero or INT_MIN / -1 (dividend, divisor)"
     )
     then_block = Block()
-    then_block.add_ops([*report_ops(site, [a, b], []), scf.YieldOp()])
+    then_block.add_ops([*report_ops(site, [a, b], [], host), scf.YieldOp()])
     Rewriter.insert_op(scf.IfOp(cond, [], Region(then_block)), InsertPoint.before(op))
 
 
@@ -268,14 +283,15 @@ def reached(module: ModuleOp) -> list[func.FuncOp]:
 
 @dataclass(frozen=True)
 class InsertBoundsChecks(ModulePass):
-    """Bounds and division checks in kernel code (module docstring)."""
+    """Bounds and division checks in kernel and host code (module docstring)."""
 
     name = "insert-bounds-checks"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         functions = reached(op)
-        if not functions:
-            return
+        kernel_side = {f.sym_name.data for f in functions}
+        host = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks
+                and f.sym_name.data not in kernel_side]
         sites = Sites(op)
         for f in functions:
             kernel = f.sym_name.data
@@ -285,5 +301,15 @@ class InsertBoundsChecks(ModulePass):
                     _check_access(inner, where, sites)
                 elif isinstance(inner, _DIVS):
                     _check_division(inner, where, sites)
-        if sites.count:
+        kernel_sites = sites.count
+        for f in host:
+            where = f"host function @{f.sym_name.data}"
+            for inner in list(f.walk()):
+                if isinstance(inner, ACCESSES):
+                    _check_access(inner, where, sites, host=True)
+                elif isinstance(inner, _DIVS):
+                    _check_division(inner, where, sites, host=True)
+        if kernel_sites:
             declare_check_fn(op)
+        if sites.count > kernel_sites:
+            declare_check_fn(op, HOST_CHECK_FN, 7)

@@ -4,6 +4,22 @@
   the type are constants).
 - alloc/dealloc: ``malloc``/``free`` (over-allocated and rounded up with an ``alignment``);
   alloca: ``llvm.alloca`` (static ones at the top of the entry block, where SROA sees them).
+  A failed alloc never hands on a bad pointer (the mutation fuzzer's ``memref.alloc(%n)`` with
+  %n = 2^62 segfaulted): a negative dynamic size or a byte count above 2^63-1 (checked on the
+  operands, so the ``nsw`` product is never used once it could wrap) makes the request
+  SIZE_MAX, and a NULL from ``malloc`` branches to a cold block that calls
+  ``xmux_alloc_failed(message, bytes, overflowed, rank, size0, size1, size2)`` (the message
+  names the op, its result, the function and the location) and then returns from the
+  function (zero results). How the program stops is the runtime's business
+  (``runtime/host_symbols.py``): under ``xmux-run`` host code runs inside a ``_setjmp``
+  trampoline and ``xmux_alloc_failed`` is a small native function that records the error and
+  ``_longjmp``s back to it, so @main stops at the failed alloc whatever the call depth, with
+  no Python frame skipped; elsewhere (kernel code, whose launch then raises through
+  ``runtime/checks.py``) the error is recorded and the return path runs. Why not a Python
+  exception or a thread: an exception cannot unwind JIT frames, and @main must stay on the
+  calling thread (Ctrl-C cancels launches from the main thread: ``runtime/interrupt.py``).
+  A static shape too large for 64 bits is a compile-time error. NVPTX device code (a
+  module lowered with ``shared_memory``) keeps the plain ``malloc``: it has no host hook.
 - views: subview (static/dynamic, rank-reducing), reinterpret_cast, view, cast (ranked and to/from
   unranked through a stack copy of the descriptor), collapse/expand_shape, extract_strided_metadata.
 - copy: ``llvm.memcpy`` for identity layouts, an element loop otherwise.
@@ -23,6 +39,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    FileLineColLoc,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -131,10 +148,131 @@ def _numel(lw: FunctionLowerer, sizes: Sequence[Index]) -> Index:
     return n
 
 
+#: the largest byte count an alloc asks for (malloc's sizes are below PTRDIFF_MAX)
+_MAX_BYTES = (1 << 63) - 1
+ALLOC_FAILED_FN = "xmux_alloc_failed"
+
+
+def _icmp(lw: FunctionLowerer, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    flag = IntegerAttr(llvm.ICmpPredicateFlag(pred).to_int(), i64)
+    return lw.emit_value(llvm.ICmpOp(a, b, flag))
+
+
+def _either(lw: FunctionLowerer, a: SSAValue | None, b: SSAValue) -> SSAValue:
+    """``a || b`` as ``select a, true, b``: poison in ``b`` (a wrapped ``nsw`` product
+    compared) does not leak once ``a`` is true, as it would through ``or``."""
+    if a is None:
+        return b
+    return lw.emit_value(llvm.SelectOp(a, lw.const(1, i1), b))
+
+
+def _exceeds(lw: FunctionLowerer, acc: Index, factor: Index) -> SSAValue | None:
+    """Whether ``acc · factor`` (both in [0, 2^63)) exceeds ``_MAX_BYTES``; None when it
+    cannot."""
+    if isinstance(acc, int) and isinstance(factor, int):
+        return None  # static: checked when the shape is known (lower_alloc)
+    if isinstance(factor, SSAValue) and isinstance(acc, int):
+        acc, factor = factor, acc
+    assert isinstance(acc, SSAValue)
+    if isinstance(factor, int):
+        if factor <= 1:
+            return None
+        return _icmp(lw, "ugt", acc, lw.const(_MAX_BYTES // factor))
+    # both dynamic: factor ≠ 0 && acc > MAX / factor (the divisor kept non-zero)
+    zero = lw.const(0)
+    nonzero = _icmp(lw, "ne", factor, zero)
+    divisor = lw.emit_value(llvm.SelectOp(nonzero, factor, lw.const(1)))
+    bound = lw.emit_value(llvm.UDivOp(lw.const(_MAX_BYTES), divisor))
+    over = _icmp(lw, "ugt", acc, bound)
+    return lw.emit_value(llvm.SelectOp(nonzero, over, lw.const(0, i1)))
+
+
+def _where(op: Operation) -> str:
+    loc = getattr(op, "location", None)
+    if isinstance(loc, FileLineColLoc):
+        return f" at {loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return ""
+
+
+def _alloc_message(lw: FunctionLowerer, op: memref.AllocOp) -> str:
+    hint = op.memref.name_hint
+    result = f" of %{hint}" if hint else ""
+    return f"'memref.alloc'{result} in @{lw.func_name}{_where(op)}: {op.memref.type}"
+
+
+def _return_early(lw: FunctionLowerer) -> None:
+    """``llvm.return`` from the function being lowered, with zero results."""
+    fn = lw.region.parent
+    out = fn.function_type.output if isinstance(fn, llvm.FuncOp) else llvm.LLVMVoidType()
+    if isinstance(out, llvm.LLVMVoidType):
+        lw.emit(llvm.ReturnOp())
+    else:
+        lw.emit(llvm.ReturnOp(lw.emit_value(llvm.ZeroOp.create(result_types=[out]))))
+
+
 def lower_alloc(lw: FunctionLowerer, op: Operation) -> None:
     assert isinstance(op, memref.AllocOp)
     mtype = op.memref.type
     sizes = _alloc_sizes(lw, op, mtype)
+    if lw.mod.shared_memory:  # NVPTX device code: no host hook to call (module docstring)
+        _lower_device_alloc(lw, op, mtype, sizes)
+        return
+    esize = elem_bytes(lw, mtype)
+    align = _alignment(op)
+    static = [s for s in sizes if isinstance(s, int)]
+    total = 1
+    for s in static:
+        total *= s
+    if isinstance(esize, int) and total * esize + (align or 1) - 1 > _MAX_BYTES:
+        raise lw.error(op, f"{mtype} needs {total * esize} bytes, more than 2^63-1")
+    # why each check: a negative size or a wrapped product would malloc too little (or
+    # nothing) and the stores after it write anywhere
+    bad: SSAValue | None = None
+    for s in sizes:
+        if isinstance(s, SSAValue):
+            bad = _either(lw, bad, _icmp(lw, "slt", s, lw.const(0)))
+    numel: Index = 1
+    for s in sizes:
+        if (over := _exceeds(lw, numel, s)) is not None:
+            bad = _either(lw, bad, over)
+        numel = mul(lw, numel, s)
+    if (over := _exceeds(lw, numel, esize)) is not None:
+        bad = _either(lw, bad, over)
+    nbytes = mul(lw, numel, esize)
+    if align:
+        if not isinstance(nbytes, int):
+            limit = lw.const(_MAX_BYTES - (align - 1))
+            bad = _either(lw, bad, _icmp(lw, "ugt", nbytes, limit))
+        nbytes = add(lw, nbytes, align - 1)
+    request = as_value(lw, nbytes)
+    if bad is not None:  # SIZE_MAX: malloc fails, and the failure path reports it
+        request = lw.emit_value(llvm.SelectOp(bad, lw.const(-1), request))
+    malloc = lw.mod.declare("malloc", [i64], PTR)
+    allocated = lw.call(malloc, [request], PTR)
+    assert allocated is not None
+    address = lw.emit_value(llvm.PtrToIntOp(allocated, i64))  # (icmp takes no !llvm.ptr here)
+    failed = _icmp(lw, "eq", address, lw.const(0))
+    if not (isinstance(nbytes, int) and nbytes > 0):
+        # malloc(0) may give NULL: only a non-empty request failed
+        failed = lw.emit_value(
+            llvm.AndOp(failed, _icmp(lw, "ne", request, lw.const(0)))
+        )
+    fail_block, ok_block = lw.new_block(), lw.new_block()
+    lw.emit(llvm.CondBrOp(failed, fail_block, [], ok_block, []))
+    lw.start(fail_block)
+    hook = lw.mod.declare(ALLOC_FAILED_FN, [PTR] + [i64] * 6, None)
+    msg = lw.emit_value(llvm.AddressOfOp(lw.mod.string_global(_alloc_message(lw, op)), PTR))
+    overflowed = lw.const(0) if bad is None else lw.emit_value(llvm.ZExtOp(bad, i64))
+    reported = [as_value(lw, s) for s in sizes[:3]] + [lw.const(-1)] * (3 - min(3, len(sizes)))
+    lw.call(hook, [msg, request, overflowed, lw.const(len(sizes)), *reported], None)
+    _return_early(lw)
+    lw.start(ok_block)
+    _finish_alloc(lw, op, mtype, sizes, allocated, align)
+
+
+def _lower_device_alloc(
+    lw: FunctionLowerer, op: memref.AllocOp, mtype: MemRefType, sizes: list[Index]
+) -> None:
     nbytes = mul(lw, _numel(lw, sizes), elem_bytes(lw, mtype))
     align = _alignment(op)
     if align:
@@ -142,6 +280,13 @@ def lower_alloc(lw: FunctionLowerer, op: Operation) -> None:
     malloc = lw.mod.declare("malloc", [i64], PTR)
     allocated = lw.call(malloc, [as_value(lw, nbytes)], PTR)
     assert allocated is not None
+    _finish_alloc(lw, op, mtype, sizes, allocated, align)
+
+
+def _finish_alloc(
+    lw: FunctionLowerer, op: memref.AllocOp, mtype: MemRefType, sizes: list[Index],
+    allocated: SSAValue, align: int | None,
+) -> None:
     aligned = allocated
     if align:
         as_int = lw.emit_value(llvm.PtrToIntOp(allocated, i64))

@@ -21,17 +21,33 @@ func.func @load_strided(%a: memref<?x8xf32, strided<[?, 2], offset: 3>>, %i: ind
 // CHECK-NEXT:   %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
 // CHECK-NEXT:   llvm.return %[[X]] : f32
 
-// alloc: malloc(n * 4 * sizeof(i16)), descriptor with row-major strides [4, 1].
+// alloc: malloc(n * 4 * sizeof(i16)), descriptor with row-major strides [4, 1]. A negative
+// size or a byte count above 2^63-1 (checked on the operands: 2^63-1 / 4 and / 8) asks for
+// SIZE_MAX; a NULL result calls xmux_alloc_failed and returns (alloc_checks.mlir).
 func.func @alloc(%n: index) -> memref<?x4xi16> {
   %m = memref.alloc(%n) : memref<?x4xi16>
   return %m : memref<?x4xi16>
 }
 // CHECK:      llvm.func internal @alloc(%[[N:.*]]: i64)
+// CHECK:        %[[NEG:.*]] = llvm.icmp "slt" %[[N]], %{{.*}} : i64
+// CHECK-NEXT:   %[[MAXN:.*]] = llvm.mlir.constant(2305843009213693951) : i64
+// CHECK-NEXT:   %[[BIGN:.*]] = llvm.icmp "ugt" %[[N]], %[[MAXN]] : i64
+// CHECK:        %[[BAD0:.*]] = llvm.select %[[NEG]], %{{.*}}, %[[BIGN]] : i1, i1
 // CHECK-NEXT:   %[[C4:.*]] = llvm.mlir.constant(4) : i64
 // CHECK-NEXT:   %[[NUM:.*]] = llvm.mul %[[N]], %[[C4]] overflow<nsw> : i64
+// CHECK-NEXT:   %[[MAXB:.*]] = llvm.mlir.constant(4611686018427387903) : i64
+// CHECK-NEXT:   %[[BIGB:.*]] = llvm.icmp "ugt" %[[NUM]], %[[MAXB]] : i64
+// CHECK:        %[[BAD:.*]] = llvm.select %[[BAD0]], %{{.*}}, %[[BIGB]] : i1, i1
 // CHECK-NEXT:   %[[C2:.*]] = llvm.mlir.constant(2) : i64
 // CHECK-NEXT:   %[[BYTES:.*]] = llvm.mul %[[NUM]], %[[C2]] overflow<nsw> : i64
-// CHECK-NEXT:   %[[P:.*]] = llvm.call @malloc(%[[BYTES]]) : (i64) -> !llvm.ptr
+// CHECK-NEXT:   %[[ALL:.*]] = llvm.mlir.constant(-1) : i64
+// CHECK-NEXT:   %[[REQ:.*]] = llvm.select %[[BAD]], %[[ALL]], %[[BYTES]] : i1, i64
+// CHECK-NEXT:   %[[P:.*]] = llvm.call @malloc(%[[REQ]]) : (i64) -> !llvm.ptr
+// CHECK:        llvm.cond_br %{{.*}}, ^[[FAIL:.*]], ^[[OK:.*]]
+// CHECK-NEXT: ^[[FAIL]]:
+// CHECK:        llvm.call @xmux_alloc_failed(
+// CHECK:        llvm.return %{{.*}}
+// CHECK-NEXT: ^[[OK]]:
 // CHECK-NEXT:   %[[D0:.*]] = llvm.mlir.undef
 // CHECK-NEXT:   %[[D1:.*]] = llvm.insertvalue %[[P]], %[[D0]][0]
 // CHECK-NEXT:   %[[D2:.*]] = llvm.insertvalue %[[P]], %[[D1]][1]
