@@ -16,15 +16,29 @@ the working-set triad (a kernel whose inputs are cache-resident can beat the DRA
 read-only sum is the limit of the reductions, which write almost nothing. The FMA peak is the
 one at the vector width xmux ran the kernel with (``runtime/tuning.py`` logs its choice on
 hosts with 512-bit vectors; elsewhere 256).
+
+As a picture (``--plot``; needs matplotlib)::
+
+    .venv/bin/python bench/roofline.py --plot roofline.svg            # bench/RESULTS.md's numbers
+    .venv/bin/python bench/run.py --quick --json r.json               # or measure now (~1 min,
+    .venv/bin/python bench/roofline.py --plot roofline.svg --json r.json  # quick sizes)
+
+the roofs (FMA peaks at 512 and 256 bits, triad and read-only bandwidth) on log-log axes of
+arithmetic intensity and GFLOP/s, each kernel placed at xmux's achieved GFLOP/s. Without
+matplotlib the same points go to ``roofline.csv`` beside the requested file, and a table to
+stdout.
 """
 
 from __future__ import annotations
 
+import argparse
+import csv
 import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import workloads as wl
-
-bl = wl.baseline()
 
 #: kernel -> the bandwidth it is judged by
 READ_ONLY = ("reduce_local", "reduce_wg")
@@ -51,6 +65,7 @@ def work(name: str, s: wl.Sizes) -> tuple[int, int]:
 
 def measure(lib, quick: bool) -> dict:
     """The machine's limits: GB/s and GFLOP/s (see the module docstring)."""
+    bl = wl.baseline()  # loaded here: --plot needs no shared baseline
     res: dict = {"threads": bl.NTHREADS}
     foot = bl.stream(lib, 1 << 12 if quick else bl.STREAM_FOOT_N,
                      1 << 12 if quick else bl.STREAM_READ_FOOT_N)
@@ -135,3 +150,161 @@ def section(R: dict, S: wl.Sizes) -> list[str]:
              "stores per FMA, not the memory. gcc's i-k-j matmul is a loop, not a tuned GEMM; "
              "numpy's BLAS is the row's practical ceiling (Kernel-time tables).\n")
     return L
+
+
+# ---------------------------------------------------------------------------------------
+# The picture (--plot)
+# ---------------------------------------------------------------------------------------
+
+RESULTS_MD = wl.BENCH_DIR / "RESULTS.md"
+
+
+@dataclass
+class Roofline:
+    """The limits and the kernels placed against them; ``source`` says where they come
+    from (printed with the picture)."""
+
+    source: str
+    triad_gbs: float
+    read_gbs: float
+    fma512: float
+    fma256: float
+    #: (kernel, flop/byte, xmux GFLOP/s, vector bits)
+    points: list[tuple[str, float, float, int]]
+
+
+def from_results_md(path: Path = RESULTS_MD) -> Roofline:
+    """The roofline section of a written RESULTS.md (the bench's stored numbers)."""
+    text = path.read_text()
+    sec = text[text.index("## Roofline"):]
+    sec = sec[: sec.find("\n## ", 4) if "\n## " in sec[4:] else len(sec)]
+
+    def num(pattern: str) -> float:
+        m = re.search(pattern, sec)
+        if m is None:
+            raise ValueError(f"{path}: no match for {pattern!r} in the roofline section")
+        return float(m.group(1))
+
+    points = []
+    for row in re.findall(r"^\| (\w+) \| ([\d.e+-]+) \|(.*)\|$", sec, re.M):
+        cells = [c.strip() for c in row[2].split("|")]
+        points.append((row[0], float(row[1]), float(cells[3]), int(cells[-1])))
+    date = re.search(r"on (\d{4}-\d\d-\d\d)", text)
+    where = re.search(r"measured in this run on (.*?), (\d+) threads", sec)
+    source = (f"stored numbers of bench/{path.name}, not measured now"
+              + (f" ({date.group(1)}" if date else " (")
+              + (f", {where.group(1)}, {where.group(2)} threads)" if where else ")"))
+    return Roofline(source, num(r"STREAM triad ([\d.]+) GB/s"), num(r"read-only sum ([\d.]+)"),
+                    num(r"FMA peak ([\d.]+) GFLOP/s at 512"), num(r"GFLOP/s at 512 bits, ([\d.]+)"),
+                    points)
+
+
+def from_json(path: Path) -> Roofline:
+    """A run's raw results (``bench/run.py --json``), measured then."""
+    import json
+
+    R = json.loads(path.read_text())
+    lim = R.get("roofline")
+    if not lim:
+        raise SystemExit(f"{path}: no roofline measurement in these results")
+    S = wl.Sizes(**R["sizes"]) if "sizes" in R else (wl.QUICK if R.get("quick") else wl.FULL)
+    w = R.get("vector_widths", {})
+    points = []
+    for name in (*wl.KERNELS, *wl.KERNELS_WG):
+        x = _median(R.get("steady", {}).get(name, {}).get("xmux"))
+        if x is None:
+            continue
+        nbytes, flops = work(name, S)
+        points.append((name, flops / nbytes, flops / (x * 1e-3) / 1e9,
+                       w.get(name, w.get("_default", 512))))
+    quick = " (--quick sizes)" if R.get("quick") else ""
+    return Roofline(f"measured by bench/run.py{quick}, {path.name}", lim["triad_gbs"],
+                    lim["read_gbs"], lim["fma512_gflops"], lim["fma256_gflops"], points)
+
+
+def write_csv(r: Roofline, path: Path) -> None:
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["kernel", "flop_per_byte", "xmux_gflops", "bound_gflops", "bound",
+                      "vector_bits"])
+        for name, ai, gflops, bits in r.points:
+            bound, kind = _bound(r, name, ai, bits)
+            out.writerow([name, f"{ai:.4g}", f"{gflops:.4g}", f"{bound:.4g}", kind, bits])
+
+
+def _bound(r: Roofline, name: str, ai: float, bits: int) -> tuple[float, str]:
+    peak = r.fma512 if bits == 512 else r.fma256
+    bw = r.read_gbs if name in READ_ONLY else r.triad_gbs
+    return (peak, f"FMA {bits}-bit") if peak <= ai * bw else (ai * bw, "bandwidth")
+
+
+def plot(r: Roofline, out: Path) -> bool:
+    """The roofline picture at ``out`` (format from its extension); False without
+    matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display needed
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    ais = [p[1] for p in r.points] or [1.0]
+    lo, hi = min(min(ais) / 4, 0.02), max(max(ais) * 4, 200)
+    xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for peak, label, style in ((r.fma512, "FMA peak, 512-bit", "-"),
+                               (r.fma256, "FMA peak, 256-bit", "--")):
+        ax.plot(xs, [min(peak, x * r.triad_gbs) for x in xs], style, color="black",
+                label=f"{label}: {peak:.0f} GFLOP/s (triad {r.triad_gbs:.0f} GB/s)")
+    ax.plot(xs, [min(r.fma512, x * r.read_gbs) for x in xs], ":", color="gray",
+            label=f"read-only sum {r.read_gbs:.0f} GB/s (reductions)")
+    roofs = ax.legend(fontsize=8, loc="lower right")
+    marks = []  # kernels in a legend of their own: their points often overlap
+    for i, (name, ai, gflops, bits) in enumerate(r.points):
+        bound, _ = _bound(r, name, ai, bits)
+        (m,) = ax.plot([ai], [gflops], "osD^vP*X"[i % 8], markersize=8, alpha=0.8,
+                       label=f"{name}: {gflops:.1f} GFLOP/s, {gflops / bound * 100:.0f}% of bound")
+        marks.append(m)
+    ax.add_artist(roofs)
+    ax.legend(handles=marks, fontsize=8, loc="upper left")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (flop / byte)")
+    ax.set_ylabel("GFLOP/s (xmux)")
+    ax.set_title(f"xmux roofline — {r.source}", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="the bench's roofline as a picture")
+    ap.add_argument("--plot", metavar="OUT.svg", required=True,
+                    help="write the picture here (.svg, .png, .pdf); roofline.csv beside it "
+                    "without matplotlib")
+    ap.add_argument("--json", type=Path, help="results of `bench/run.py --json FILE` (default: "
+                    "the stored numbers of bench/RESULTS.md)")
+    ap.add_argument("--results", type=Path, default=RESULTS_MD, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    r = from_json(args.json) if args.json else from_results_md(args.results)
+    out = Path(args.plot)
+    print(f"roofline: {r.source}")
+    if plot(r, out):
+        print(f"wrote {out}")
+        return 0
+    csv_path = out.with_suffix(".csv")
+    write_csv(r, csv_path)
+    print(f"matplotlib not installed (pip install matplotlib): wrote {csv_path} instead")
+    print(f"roofs: triad {r.triad_gbs:.1f} GB/s, read {r.read_gbs:.1f} GB/s, FMA "
+          f"{r.fma512:.0f} (512-bit) / {r.fma256:.0f} (256-bit) GFLOP/s")
+    for name, ai, gflops, bits in r.points:
+        bound, kind = _bound(r, name, ai, bits)
+        print(f"  {name:14} {ai:8.3g} flop/B {gflops:8.1f} GFLOP/s  "
+              f"{gflops / bound * 100:4.0f}% of {kind} bound")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

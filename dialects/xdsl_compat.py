@@ -19,6 +19,8 @@ Applied once each (idempotent), in groups, so that start-up stays short:
   ``replace_universe_dialects`` puts in xDSL's universe).
 - ``replace_universe_dialects(factories)``: xmux's wider dialects of xDSL's names in xDSL's
   universe (``xmux/universe.py``, for plain ``xdsl-opt``).
+- ``located_pipeline()``: a debug build's pipeline, whose inserted ops inherit locations
+  (``block_insertions_keep_locations``, applied by the first debug compile).
 
 xmux's own definitions are not here: ``memref.generic_atomic_rmw``'s ops are in
 ``dialects/memref_atomic.py``, the ``acc`` clause parser and LLVM 19 printers in
@@ -47,6 +49,7 @@ __all__ = [
     "PATCHES",
     "apply",
     "apply_acc",
+    "located_pipeline",
     "replace_universe_dialects",
     "unpatched",
 ]
@@ -522,6 +525,64 @@ def apply_acc() -> None:
     for p in PATCHES.values():
         if p.group == "acc":
             p.apply()
+
+
+# ---- debug builds (applied by the first debug compile) -----------------------------------
+
+#: debug pipelines running now (``located_pipeline``): while any is, insertions inherit
+_located_pipelines = 0
+
+
+def _inherit_location(op: object, *donors: object) -> None:
+    from xdsl.dialects.builtin import UnknownLoc
+
+    if _located_pipelines and isinstance(op.location, UnknownLoc):  # type: ignore[attr-defined]
+        for donor in donors:
+            if donor is not None and not isinstance(donor.location, UnknownLoc):  # type: ignore[attr-defined]
+                op.location = donor.location  # type: ignore[attr-defined]
+                return
+
+
+@_patch("debug")
+def block_insertions_keep_locations() -> None:
+    # xDSL 0.74's rewriters insert the ops that replace an op without its location (MLIR's
+    # give them the location of the op they come from), so after the passes a debug build
+    # (xmux.compile(debug=True), lowering/locations.py) knew the lines of untouched ops only.
+    # While a debug pipeline runs (located_pipeline()), an op inserted into a block without a
+    # location takes the one of the op it goes next to (a pattern inserts before the op it
+    # replaces), else the enclosing op's. Other compiles only pay a counter test.
+    before, after, add = Block.insert_op_before, Block.insert_op_after, Block.add_op
+
+    def insert_op_before(self: Block, new_op: Any, existing_op: Any) -> None:  # noqa: ANN401
+        _inherit_location(new_op, existing_op, existing_op.prev_op, self.parent_op())
+        before(self, new_op, existing_op)
+
+    def insert_op_after(self: Block, new_op: Any, existing_op: Any) -> None:  # noqa: ANN401
+        _inherit_location(new_op, existing_op, self.parent_op())
+        after(self, new_op, existing_op)
+
+    def add_op(self: Block, operation: Any) -> None:  # noqa: ANN401
+        _inherit_location(operation, self.last_op, self.parent_op())
+        add(self, operation)
+
+    _set(Block, "insert_op_before", insert_op_before)
+    _set(Block, "insert_op_after", insert_op_after)
+    _set(Block, "add_op", add_op)
+
+
+@contextmanager
+def located_pipeline() -> Iterator[None]:
+    """While active, ops inserted into blocks inherit a location
+    (``block_insertions_keep_locations``, applied on first use)."""
+    global _located_pipelines
+    block_insertions_keep_locations()
+    with _lock:
+        _located_pipelines += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _located_pipelines -= 1
 
 
 # ---- xDSL's universe (plain xdsl-opt) ------------------------------------------------------

@@ -2,6 +2,11 @@
 
 Each example's host @main fills its inputs with a closed-form pattern; the expectation below
 rebuilds the same inputs with numpy and computes the result independently.
+
+Then two pictures go to build/demo/ (paths printed): the work-item-loops plan of the tiled
+matmul (`xmux-opt --view-plan`: .dot, and .svg when Graphviz's `dot` is installed) and the
+bench's roofline from its stored numbers (`bench/roofline.py --plot`: .svg with matplotlib,
+else .csv and a table).
 """
 
 from __future__ import annotations
@@ -17,6 +22,10 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+#: where the pictures go (build/ is not tracked)
+PICTURES = HERE.parent / "build" / "demo"
+#: the example whose plan is drawn: barriers in a loop, values crossing them
+PLAN_EXAMPLE = "matmul_tiled"
 
 
 def parse_memref(text: str) -> np.ndarray:
@@ -108,6 +117,34 @@ def xmux_run() -> list[str]:
                               "sys.exit(run_main())"]
 
 
+def xmux_opt() -> list[str]:
+    exe = shutil.which("xmux-opt", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-c", "import sys; from xmux.cli import opt_main; "
+                              "sys.exit(opt_main())"]
+
+
+def pictures() -> int:
+    """The plan graph and the roofline, both tools at once (about 2 s); 1 when one failed."""
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    jobs = {
+        f"work-item-loops plan of {PLAN_EXAMPLE}": [
+            *xmux_opt(), str(HERE / f"{PLAN_EXAMPLE}.mlir"),
+            "--view-plan", str(PICTURES / f"{PLAN_EXAMPLE}-plan.svg")],
+        "roofline": [sys.executable, str(HERE.parent / "bench" / "roofline.py"),
+                     "--plot", str(PICTURES / "roofline.svg")],
+    }
+    procs = {what: subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    text=True) for what, cmd in jobs.items()}
+    failed = 0
+    for what, proc in procs.items():
+        out, _ = proc.communicate()
+        print(f"{what}:" + ("" if proc.returncode == 0 else f" FAILED (exit {proc.returncode})"))
+        for line in out.splitlines():
+            print(f"  {line}")
+        failed |= proc.returncode != 0
+    return failed
+
+
 def main() -> int:
     failures = 0
     print(f"{'example':12} {'result':28} {'wall ms':>9} {'compile ms':>11} {'kernel ms':>10}")
@@ -131,6 +168,7 @@ def main() -> int:
         status = f"verified {got.shape}" if ok else f"MISMATCH max err {np.abs(got - want).max()}"
         print(f"{name:12} {status:28} {wall:9.1f} {timing.get('compile', '?'):>11} {kernel:>10}")
     print("all examples verified" if not failures else f"{failures} example(s) failed")
+    failures += pictures()
     return 1 if failures else 0
 
 

@@ -69,6 +69,8 @@ from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, llvmx
 from xmux.dialects import llvm as llvm_ext
 from xmux.dialects.llvmx import NVVM_KERNEL
+from xmux.lowering.locations import is_debug
+from xmux.runtime.debug_info import DebugEmitter, FunctionDebug
 from xmux.runtime.emit_metadata import Metadata
 
 __all__ = ["emit_module", "emit_text"]
@@ -173,6 +175,14 @@ class _Store(instructions.StoreInstr):
         )
 
 
+class _Fence(instructions.Fence):
+    """A fence that prints its metadata (llvmlite's drops it: a debug build's ``!dbg``)."""
+
+    def descr(self, buf: list[str]) -> None:
+        scope = f'syncscope("{self.targetscope}") ' if self.targetscope is not None else ""
+        buf.append(f"fence {scope}{self.ordering}{self._stringify_metadata(leading_comma=True)}\n")
+
+
 def _natural_alignment(t: ir.Type) -> int:
     """ABI alignment of the scalar/vector types atomics use (x86-64 / AArch64 layouts)."""
     if isinstance(t, ir.IntType):
@@ -195,9 +205,10 @@ def _natural_alignment(t: ir.Type) -> int:
 
 
 class _FunctionEmitter:
-    def __init__(self, md: Metadata, fn_name: str) -> None:
+    def __init__(self, md: Metadata, fn_name: str, dbg: FunctionDebug | None = None) -> None:
         self.md = md
         self.fn_name = fn_name
+        self.dbg = dbg  # debug builds: the function's subprogram, locations, variables
         self.val_map: ValMap = {}
         self.block_map: BlockMap = {}
 
@@ -235,7 +246,7 @@ class _FunctionEmitter:
 
     def fence(self, op: llvmx.FenceOp, b: ir.IRBuilder) -> None:
         scope = op.syncscope.data if op.syncscope is not None and op.syncscope.data else None
-        b.fence(llvmx.ordering_name(op.ordering), scope)
+        b._insert(_Fence(b.block, llvmx.ordering_name(op.ordering), scope))
 
     def edge(
         self,
@@ -683,13 +694,14 @@ def _reverse_post_order(blocks: Sequence[Block]) -> list[Block]:
     return order + [b for b in blocks if b not in seen]
 
 
-def _define_function(op: llvm.FuncOp, fn: ir.Function, md: Metadata) -> None:
+def _define_function(op: llvm.FuncOp, fn: ir.Function, md: Metadata,
+                     debug: DebugEmitter | None = None) -> None:
     # This replicates the small block/phi loop of xdsl.backend.llvm.convert._convert_func:
     # that function hard-wires convert_op for every op, so our handlers (added ops, atomics,
     # metadata, intrinsic mangling) could not run first. It also walks blocks in dominance
     # order instead of region order, so a use never precedes its definition.
     name = op.sym_name.data
-    em = _FunctionEmitter(md, name)
+    em = _FunctionEmitter(md, name, debug.function(op, fn) if debug is not None else None)
     blocks = list(op.body.blocks)
     for i, block in enumerate(blocks):
         em.block_map[block] = fn.append_basic_block(name=block.name_hint or "")
@@ -702,8 +714,15 @@ def _define_function(op: llvm.FuncOp, fn: ir.Function, md: Metadata) -> None:
             em.val_map[arg] = builder.phi(convert_type(arg.type))
     for block in _reverse_post_order(blocks):
         builder = ir.IRBuilder(em.block_map[block])
+        if em.dbg is not None:
+            if block is blocks[0]:
+                em.dbg.describe_arguments(builder, block.args)
+            else:
+                em.dbg.describe_block(builder, block, em.val_map)
         for inner in block.ops:
             _emit_op(inner, builder, em)
+    if em.dbg is not None:
+        em.dbg.finish()
 
 
 def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None:
@@ -716,6 +735,9 @@ def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None
         else:
             convert_op(op, builder, em.val_map, em.block_map)
         em.md.attach_access_groups(op, block.instructions[first_new:])
+        if em.dbg is not None:
+            em.dbg.attach(op, block.instructions[first_new:])
+            em.dbg.describe_values(builder, op.results, em.val_map)
     except XmuxError:
         raise
     except NotImplementedError as e:
@@ -733,8 +755,12 @@ def _emit_op(op: Operation, builder: ir.IRBuilder, em: _FunctionEmitter) -> None
 # ---------------------------------------------------------------------------------------
 
 
-def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str = "") -> ir.Module:
+def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str = "",
+                debug: bool | None = None) -> ir.Module:
     """Translate a module of ``llvm.func`` / ``llvm.mlir.global`` ops to an llvmlite module.
+
+    ``debug`` (default: the module's ``xmux.debug`` attribute, which debug builds set):
+    DWARF debug info from the ops' locations (``runtime/debug_info.py``).
 
     The triple is the module's ``llvm.target_triple`` attribute, else ``triple``, else that
     of its ``#xmux.target`` (``attrs.get_target``: ``DEFAULT_TARGET``'s without one).
@@ -767,9 +793,10 @@ def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str
     for op, gvar in globals_:
         _define_global(op, gvar, out)
     md = Metadata(out)
+    dbg = DebugEmitter(out) if (is_debug(module) if debug is None else debug) else None
     for op, fn in funcs:
         if op.body.blocks:
-            _define_function(op, fn, md)
+            _define_function(op, fn, md, dbg)
         if NVVM_KERNEL in op.attributes:
             _annotate_nvvm_kernel(op, fn, out)
     return out

@@ -18,6 +18,15 @@ registered with ``register_symbol`` before compiling code that calls them; libc/
 loaded so ``malloc``, ``memcpy``, ``sinf``… resolve. A call to a symbol that cannot be resolved
 raises ``MissingSymbolError`` (MCJIT would otherwise abort the whole process).
 
+``XMUX_OPT_LEVEL=0`` (0 to 3, default 3) compiles at that LLVM optimization level (IR pipeline
+and code generation): ``0`` with ``xmux.compile(..., debug=True)`` gives code whose every
+source variable and line a debugger can follow (docs/debugging.md). Part of the cache key.
+
+Debug info: MCJIT hands every object it loads to LLVM's GDB registration listener (gdb's JIT
+interface, ``__jit_debug_register_code``), so gdb sees a debug build's kernels with no work
+here. ``XMUX_PERF_MAP=1`` writes each loaded module's functions to ``/tmp/perf-PID.map``
+(``perf report`` then names them: ``runtime/perf_map.py``).
+
 ``XMUX_CPU=NAME`` (an LLVM CPU model: ``znver3``, ``haswell``...) builds for that model with its
 own features instead of the host's, so this machine's LLVM decides as on such a host (the host
 must run the model's instructions: an AVX-512 host runs ``znver3`` code).
@@ -43,7 +52,7 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.abi.errors import XmuxError
-from xmux.runtime import compile_server, disk_cache, env
+from xmux.runtime import compile_server, disk_cache, env, perf_map
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -125,6 +134,7 @@ class _Target:
         # decides as on such a machine (cost models, vector widths, its assertions included),
         # which is how the suite is run "as on" a host this machine is not
         model = env.cpu_model("XMUX_CPU")
+        self.opt_level = _opt_level()
         self.cpu = model or llvm.get_host_cpu_name()
         self.features = "" if model else llvm.get_host_cpu_features().flatten()
         self.target = llvm.Target.from_triple(self.triple)
@@ -145,7 +155,7 @@ class _Target:
 
     def new_machine(self, features: str | None = None) -> llvm.TargetMachine:
         return self.target.create_target_machine(
-            cpu=self.cpu, features=features or self.features, opt=3, jit=True
+            cpu=self.cpu, features=features or self.features, opt=self.opt_level, jit=True
         )
 
     def description(self) -> TargetDescription:
@@ -251,8 +261,18 @@ def target_fingerprint() -> str:
     llvm_version = ".".join(map(str, llvm.llvm_version_info))
     return (
         f"{t.triple}|{t.cpu}|{t.features}|llvmlite {llvmlite.__version__}|llvm {llvm_version}"
-        f"|{_PIPELINE_VERSION}"
+        f"|{_PIPELINE_VERSION}" + (f"|O{t.opt_level}" if t.opt_level != 3 else "")
     )
+
+
+def _opt_level() -> int:
+    """``XMUX_OPT_LEVEL``: 0 to 3, default 3."""
+    raw = os.environ.get("XMUX_OPT_LEVEL", "").strip()
+    if not raw:
+        return 3
+    if raw not in ("0", "1", "2", "3"):
+        raise XmuxError(f"XMUX_OPT_LEVEL must be 0, 1, 2 or 3, got {raw!r}")
+    return int(raw)
 
 
 def register_symbol(name: str, address: int) -> None:
@@ -337,7 +357,7 @@ def _optimize(
     mod: llvm.ModuleRef, machine: llvm.TargetMachine | None = None, settings: Settings = O3
 ) -> None:
     t = _target()
-    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto = llvm.create_pipeline_tuning_options(speed_level=t.opt_level)
     pto.loop_vectorization = settings.vectorize
     pto.slp_vectorization = settings.slp
     pto.loop_unrolling = settings.unroll
@@ -374,10 +394,13 @@ def _limit_huge_codegen(mod: llvm.ModuleRef) -> None:
 _server_machines: dict[tuple[str, str], llvm.TargetMachine] = {}
 
 
-def _remote_build(ir_text: str, link: Sequence[str], narrow: bool) -> tuple[str, tuple]:
+def _remote_build(ir_text: str, link: Sequence[str], narrow: bool) -> tuple[str, tuple] | None:
     """``build_object`` and its arguments but the settings, for the host machine or its
-    256-bit-preferring twin (``_Target.machine_for``)."""
+    256-bit-preferring twin (``_Target.machine_for``); None (build here) at an optimization
+    level other than the server's O3."""
     t = _target()
+    if t.opt_level != 3:
+        return None
     features = t.features + ",+prefer-256-bit" if narrow else t.features
     return "xmux.runtime.jit:build_object", (ir_text, tuple(link), t.cpu, features)
 
@@ -558,6 +581,8 @@ class JitModule:
         self._object = llvm.ObjectFileRef.from_data(obj)
         self._engine.add_object_file(self._object)
         self._engine.finalize_object()
+        if perf_map.enabled():
+            perf_map.record(obj, self.exports, self._engine.get_function_address)
 
     @property
     def kernel_infos_json(self) -> str:

@@ -51,13 +51,18 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 
 from xmux.abi.kernel_layout import KernelInfo
-from xmux.runtime import abi, launch, tuning
+from xmux.runtime import abi, launch, pool, tuning
 from xmux.runtime import spec_constants as _spec
+
+if TYPE_CHECKING:
+    import threading
+
+    from xmux.runtime.counters import Meter
 
 __all__ = [
     "KernelLauncher", "LaunchKey", "LocalSizeVariants", "Lowered", "Replay", "VariantSource"
@@ -360,9 +365,11 @@ class KernelLauncher:
 
     def __call__(
         self, args: tuple, sizes: Sizes, threads: int | None, spec_constants: dict | None,
-        profile: bool,
+        profile: bool, counters: Meter | None = None,
     ) -> tuple[float, float] | None:
-        """Launch; ``(start, end)`` around the run of the work-groups when ``profile``."""
+        """Launch; ``(start, end)`` around the run of the work-groups when ``profile`` or
+        ``counters`` (``runtime/counters.py``: it reads the launch's threads' counters just
+        outside that span)."""
         if threads is not None:
             n = launch.check_threads(threads, f"kernel '{self.info.name}'")
         else:
@@ -383,16 +390,22 @@ class KernelLauncher:
             and (replay.until is None or tuning._now() < replay.until)
         ):
             run = replay.prepared or replay.prepare()
-            if not profile:
+            if not profile and counters is None:
                 run()
                 return None
+            if counters is not None:
+                counters.begin(_pool_participants(replay.nd, n))
             start = time.perf_counter()
             run()
-            return start, time.perf_counter()
-        return self._launch(args, sizes, n, target)
+            end = time.perf_counter()
+            if counters is not None:
+                counters.end()
+            return start, end
+        return self._launch(args, sizes, n, target, counters)
 
     def _launch(
-        self, args: tuple, sizes: Sizes, n: int, target: _spec.LaunchTarget | None
+        self, args: tuple, sizes: Sizes, n: int, target: _spec.LaunchTarget | None,
+        counters: Meter | None = None,
     ) -> tuple[float, float]:
         """The full path: check, pack, pick the entry, run; keep it for replay if settled."""
         nd, frozen = self._ndrange(sizes)
@@ -403,10 +416,14 @@ class KernelLauncher:
         entry = entry or self.entry
         # a one-thread launch runs on this thread: its sample is the thread's CPU time, which
         # other processes' preemptions do not inflate (on a busy host they hit most samples)
+        if counters is not None:  # opens the counters (once per thread): before the timing
+            counters.begin(_pool_participants(nd, n))
         cpu = time.thread_time() if sample and n == 1 else 0.0
         start = time.perf_counter()
         launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
         end = time.perf_counter()
+        if counters is not None:
+            counters.end()
         if sample:  # a tuning sample
             tuner.record(time.thread_time() - cpu if n == 1 else end - start)  # type: ignore[union-attr]
         elif self.variants.settled(nd) and (tuner is None or not tuner.sampling):
@@ -457,6 +474,14 @@ class KernelLauncher:
 
     def _checked(self, global_size, local_size, global_offset) -> launch.NDRange:  # noqa: ANN001
         return launch.NDRange.of(self.info, global_size, local_size, global_offset)
+
+
+def _pool_participants(nd: launch.NDRange, threads: int) -> tuple[threading.Thread, ...]:
+    """The pool workers that take part in a launch over ``nd`` on ``threads`` threads (none
+    when it runs on the calling thread alone: the rule of ``launch.run_ndrange``)."""
+    if not launch._on_pool(nd, threads):
+        return ()
+    return pool.get_pool(threads).workers[: threads - 1]
 
 
 def _hashable(v: object) -> object:

@@ -449,6 +449,12 @@ class Pool:
         for t in self._threads:
             t.start()
 
+    @property
+    def workers(self) -> tuple[threading.Thread, ...]:
+        """The worker threads: participant ``j + 1`` at index ``j`` (``runtime/counters.py``
+        counts a launch on the threads that take part in it)."""
+        return tuple(self._threads)
+
     def _generation(self) -> int:
         return (self._slots[_ANNOUNCE] >> 32) & 0xFFFFFFFF
 

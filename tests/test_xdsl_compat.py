@@ -203,8 +203,41 @@ def test_xdsl_still_refuses_a_second_dialect_of_one_name(monkeypatch: pytest.Mon
 
 
 def test_every_patch_is_tested() -> None:
-    special = {"acc_llvm19_output", "replace_universe_dialects"}
+    special = {"acc_llvm19_output", "replace_universe_dialects",
+               "block_insertions_keep_locations"}
     assert set(xdsl_compat.PATCHES) == set(PARSE_CASES) | special
+
+
+def _insert_before_a_located_op() -> object:
+    """An op inserted (as a pattern does) before an op with a location, in a debug pipeline:
+    the location the new op ends up with."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+    from xdsl.ir import Block
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    old = arith.ConstantOp.from_int_and_width(1, 32)
+    old.location = FileLineColLoc(StringAttr("k.mlir"), IntAttr(7), IntAttr(3))
+    Block([old])
+    new = arith.ConstantOp.from_int_and_width(2, 32)
+    with xdsl_compat.located_pipeline():
+        Rewriter.insert_op(new, InsertPoint.before(old))
+    return new.location
+
+
+def test_ops_inserted_in_a_debug_pipeline_keep_the_location() -> None:
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = _insert_before_a_located_op()
+    assert isinstance(loc, FileLineColLoc) and loc.line.data == 7
+
+
+def test_xdsl_still_drops_locations_of_inserted_ops() -> None:
+    from xdsl.dialects.builtin import UnknownLoc
+
+    xdsl_compat.block_insertions_keep_locations()
+    with xdsl_compat.unpatched("block_insertions_keep_locations"):
+        assert isinstance(_insert_before_a_located_op(), UnknownLoc)
 
 
 def test_applying_again_changes_nothing() -> None:

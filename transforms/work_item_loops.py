@@ -59,7 +59,10 @@ Barriers (``mux.work_group_barrier``) split the kernel into barrier regions
 * Kernels without barriers keep exactly the single loop nest described above.
 * ``dump-plan=true`` prints each barrier kernel's storage plan (``wi_loops/storage.py``:
   which value lives in which per-work-item array, what is re-computed, each region edge's
-  copies and whether coalescing removed them) to stderr; ``check-plan=true`` checks that
+  copies and whether coalescing removed them) to stderr; ``dump-plan=dot`` prints it as one
+  Graphviz graph (``wi_loops/plan_graph.py``: barrier regions as nodes, barriers and control
+  flow as edges, values crossing them with their storage; ``xmux-opt --view-plan out.svg``
+  renders it); ``check-plan=true`` checks that
   every per-work-item array is written before it is read on every path
   (``wi_loops/check.py``) and makes the kernel check it at run time too (a shadow byte per
   slot, ``wi_loops/shadow.py``); the checking mode (``XMUX_CHECKS=1``) turns it on.
@@ -142,6 +145,7 @@ from xmux.transforms.wi_loops import (
     Unstructured,
     check_storage,
     lifts_for_barriers,
+    plan_graph,
 )
 from xmux.transforms.wi_loops.shadow import add_shadow_checks
 
@@ -436,14 +440,18 @@ def _prologue(builder: WorkItemLoopBuilder, entry: Block) -> KernelNests:
     return KernelNests(builder, anchor)
 
 
-def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False,
+def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool | str = False,
                         check_barriers: bool = False) -> str:
     """Work-group function of a kernel with barriers; returns "structured" or "dispatch".
-    ``dump_plan`` prints the storage plan (or that region dispatch runs it) to stderr;
+    ``dump_plan`` (true / "text") prints the storage plan (or that region dispatch runs it)
+    to stderr; "dot" adds the kernel's graph to the pass's (``wi_loops/plan_graph.py``);
     ``check_barriers`` adds the checking mode's divergent-barrier check
     (``wi_loops/divergence.py``)."""
     builder = WorkItemLoopBuilder.for_kernel(kernel)
     check_divergent_barriers(kernel, builder)
+    mode = plan_mode(dump_plan)
+    name = kernel.sym_name.data
+    why = "a CFG body"
     if len(kernel.body.blocks) == 1:
         entry = kernel.body.block
         terminator = entry.last_op
@@ -455,11 +463,14 @@ def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False,
             plan = fission.analyze()
         except Unstructured as e:
             fission = None
-            if dump_plan:
-                _dump(f"work-item-loops plan @{kernel.sym_name.data}: region dispatch ({e})")
+            why = str(e)
+            if mode == "text":
+                _dump(f"work-item-loops plan @{name}: region dispatch ({e})")
         if fission is not None:
-            if dump_plan:
-                _dump(plan.dump(kernel.sym_name.data))
+            if mode == "text":
+                _dump(plan.dump(name))
+            elif mode == "dot":  # drawn before emission rewrites the ops the plan names
+                plan_graph.add(plan_graph.structured_graph(name, plan))
             factory = _prologue(builder, entry)
             module = kernel.parent_op()
             check = None
@@ -473,10 +484,12 @@ def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False,
                 op.detach()
                 op.erase()
             return "structured"
-    if dump_plan and len(kernel.body.blocks) != 1:
-        _dump(f"work-item-loops plan @{kernel.sym_name.data}: region dispatch (a CFG body)")
+    if mode == "text" and len(kernel.body.blocks) != 1:
+        _dump(f"work-item-loops plan @{name}: region dispatch ({why})")
     dispatch = Dispatch(kernel)
     dispatch.build_regions()
+    if mode == "dot":  # the region function, before emission copies it per entry
+        plan_graph.add(plan_graph.dispatch_graph(name, dispatch, why))
     inputs = kernel.function_type.inputs.data
     entry = Block(arg_types=inputs)
     fn_entry = dispatch.fn.body.blocks.first  # type: ignore[union-attr]
@@ -487,12 +500,30 @@ def apply_with_barriers(kernel: func.FuncOp, dump_plan: bool = False,
     entry.add_op(ret)
     kernel.body.add_block(entry)
     factory = _prologue(builder, entry)
-    dispatch.emit(factory, InsertPoint.before(ret))
+    module = kernel.parent_op()
+    check = None
+    if check_barriers and isinstance(module, ModuleOp):
+        check = (Sites(module), kernel.sym_name.data)
+    dispatch.emit(factory, InsertPoint.before(ret), check)
+    if check is not None and check[0].count:
+        declare_check_fn(module)  # type: ignore[arg-type]
     return "dispatch"
 
 
 def _dump(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+def plan_mode(value: bool | str) -> str | None:
+    """``dump-plan``'s value: true or "text" (the text dump), "dot" (a Graphviz graph,
+    ``wi_loops/plan_graph.py``), false (none)."""
+    if value is True or value in ("true", "text"):
+        return "text"
+    if value == "dot":
+        return "dot"
+    if value is False or value in ("false", ""):
+        return None
+    raise XmuxError(f"work-item-loops: dump-plan must be true, text or dot, got {value!r}")
 
 
 # ---------------------------------------------------------------------------------------
@@ -700,7 +731,8 @@ class WorkItemLoopsPass(ModulePass):
     vector_width: int = 0
     """0 or 1: one scalar work-item loop (LLVM picks the vectorization)."""
     force_no_tail: bool = False
-    dump_plan: bool = False
+    #: true / "text": the storage plan as text on stderr; "dot": as a Graphviz graph
+    dump_plan: bool | str = False
     check_plan: bool = False
     #: the checking mode's divergent-barrier check: work-items that disagree on the control
     #: of a barrier made uniform by the barrier rule are reported at run time
@@ -712,6 +744,7 @@ class WorkItemLoopsPass(ModulePass):
             raise XmuxError(
                 f"work-item-loops: vector-width must be 0, 1 or a power of two, got {w}"
             )
+        dot = plan_mode(self.dump_plan) == "dot"  # also rejects a bad value up front
         symbols = {f.sym_name.data: f for f in op.ops if isinstance(f, func.FuncOp)}
         # A kernel that already sets local ids is a work-group function: leave it.
         kernels = [
@@ -721,6 +754,12 @@ class WorkItemLoopsPass(ModulePass):
         ]
         for kernel in kernels:
             check_supported(kernel, symbols)
+        with plan_graph.collecting() as clusters:
+            self._apply_kernels(kernels)
+        if dot:
+            plan_graph.output(plan_graph.digraph(clusters))
+
+    def _apply_kernels(self, kernels: list[func.FuncOp]) -> None:
         for kernel in kernels:
             if any(is_control_barrier(o) for o in kernel.walk()):
                 _check_signature(kernel)

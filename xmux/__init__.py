@@ -18,7 +18,10 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time ``__getattr__`` loa
     from xmux.arrays import aligned, empty, zeros
     from xmux.options import CompileOptions
     from xmux.runtime.checks import CheckError
+    from xmux.runtime.counters import LaunchCounters
     from xmux.runtime.launch import LocalMemory
+    from xmux.stages import PassTimings
+    from xmux.stages import parse_source as parse
 
 #: names loaded on first use, so that ``xmux-opt`` (``xmux.cli``) does not pay for the
 #: compile API, numpy and the runtime at start-up: name → module
@@ -26,47 +29,58 @@ _LAZY = {
     "CheckError": "xmux.runtime.checks",
     "CompileOptions": "xmux.options",
     "Kernel": "xmux.api",
+    "LaunchCounters": "xmux.runtime.counters",
     "LaunchProfile": "xmux.api",
     "LocalMemory": "xmux.runtime.launch",
+    "PassTimings": "xmux.stages",
     "Program": "xmux.api",
     "aligned": "xmux.arrays",
     "compile": "xmux.api",
     "empty": "xmux.arrays",
+    "parse": "xmux.stages:parse_source",  # module:attribute where the names differ
     "zeros": "xmux.arrays",
 }
 
 
 def __getattr__(name: str) -> object:
-    """The compile API and ``xmux.pipelines`` (xDSL's pass machinery), loaded on first use."""
+    """The compile API, ``xmux.pipelines`` (xDSL's pass machinery) and ``xmux.counters``,
+    loaded on first use."""
     import importlib
 
     if name == "pipelines":
         return importlib.import_module("xmux.pipelines")
+    if name == "counters":  # ``xmux.counters.available()``: runtime/counters.py
+        return importlib.import_module("xmux.runtime.counters")
     if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        module, _, attr = _LAZY[name].partition(":")
+        value = getattr(importlib.import_module(module), attr or name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'xmux' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | {"pipelines"})
+    return sorted(set(globals()) | set(_LAZY) | {"counters", "pipelines"})
 
 
 __all__ = [
     "CheckError",
     "CompileOptions",
     "Kernel",
+    "LaunchCounters",
     "LaunchError",
     "LaunchProfile",
     "LocalMemory",
     "NotSupportedError",
+    "PassTimings",
     "Program",
     "XmuxError",
     "aligned",
     "compile",
+    "counters",
     "empty",
     "interpret",
+    "parse",
     "pipelines",
     "zeros",
 ]

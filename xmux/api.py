@@ -16,20 +16,27 @@ launch metadata ``xmux/kernel_info.py``. The names below stay importable from he
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from xmux.errors import XmuxError
 from xmux.kernel_info import collect_kernel_infos, kernel_infos
 from xmux.options import CompileOptions
 from xmux.sources import read_source_file  # re-exported: callers import it from here too
-from xmux.stages import compile_to_llvm_ir, parse, run_pipeline
+from xmux.stages import PassTimings, compile_to_llvm_ir, parse, run_pipeline
 from xmux.targets import Target, resolve
 from xmux.targets.base import LaunchProfile
 from xmux.targets.cpu import Kernel, Program
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
 
 __all__ = [
     "CompileOptions",
     "Kernel",
     "LaunchProfile",
+    "PassTimings",
     "Program",
     "Target",
     "collect_kernel_infos",
@@ -59,7 +66,12 @@ def compile(  # noqa: A001 - the public name in the contract
     spec_padding: str = "dpcpp",
     target: str | Target = "cpu",
     oacc_expansion: str | None = None,
+    print_ir_after: str | Sequence[str] | bool | None = None,
+    print_ir_stream: TextIO | None = None,
+    pass_callback: Callable[[ModulePass, ModuleOp], object] | None = None,
+    timing: bool = False,
     options: CompileOptions | None = None,
+    debug: bool = False,
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program`` (for ``target``).
 
@@ -84,6 +96,16 @@ def compile(  # noqa: A001 - the public name in the contract
     ``force_no_tail``, ``oacc_expansion``, ``spec_padding``) must keep their defaults with
     ``pipeline=``. ``options``: a ``CompileOptions`` in place of the keywords above.
 
+    Inspection (debugging; the compiled code and the cache key stay the same, but such a
+    compile bypasses the caches so that the passes run): ``print_ir_after`` (a pass name, a
+    list of names, or True: every pass) prints the IR after those passes to
+    ``print_ir_stream`` (default stderr) as ``mlir-opt`` does; ``pass_callback`` is called
+    as ``pass_callback(pass, module)`` after each pass; ``timing`` (True) gives
+    ``prog.pass_timings`` (a ``PassTimings``: (pass name, seconds) rows, ``str()`` a table).
+
+    ``debug``: DWARF debug info from the source's locations, registered with gdb (break at
+    a ``.mlir`` line, print arguments and named values: docs/debugging.md).
+
     ``target``: ``"cpu"`` (default: the JIT on this host), ``"nvptx"`` (PTX for an NVIDIA
     GPU, run through CuPy: ``prog.ptx``; the CPU-only options ``threads``,
     ``sub_group_size``, ``vector_width``, ``force_no_tail``, ``oacc_expansion`` must keep
@@ -94,7 +116,9 @@ def compile(  # noqa: A001 - the public name in the contract
         "spec_constants": spec_constants, "specialize": specialize, "tune": tune,
         "sub_group_size": sub_group_size, "vector_width": vector_width,
         "force_no_tail": force_no_tail, "oacc_expansion": oacc_expansion, "checks": checks,
-        "spec_padding": spec_padding,
+        "spec_padding": spec_padding, "print_ir_after": print_ir_after,
+        "print_ir_stream": print_ir_stream, "pass_callback": pass_callback, "timing": timing,
+        "debug": debug,
     }
     if options is None:
         options = CompileOptions.of(oacc_target=oacc_target, **keywords)

@@ -44,7 +44,8 @@ class XmuxOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--timing",
             action="store_true",
-            help="print the time each pass took to stderr (as mlir-opt's --mlir-timing)",
+            help="print the time each pass took to stderr (as mlir-opt's --mlir-timing; "
+            "--time-passes is the same)",
         )
         arg_parser.add_argument(
             "--acc-syntax",
@@ -52,6 +53,14 @@ class XmuxOptMain(xDSLOptMain):
             default="newest",
             help="print acc ops in the newest upstream form (default) or in LLVM 19's, which "
             "mlir-opt-19 reads (recipes in the constructs' reduction/private clauses)",
+        )
+        arg_parser.add_argument(
+            "--view-plan",
+            metavar="OUT.svg",
+            help="run the pipeline (-p, else xmux's CPU pipeline) up to work-item-loops and "
+            "write its plan graph (barrier regions, barriers, values crossing them with their "
+            "storage) to OUT.dot, and to OUT.svg (any Graphviz format) when Graphviz's `dot` is "
+            "installed; prints the paths instead of the IR",
         )
 
     def setup_pipeline(self) -> None:
@@ -83,6 +92,21 @@ class XmuxOptMain(xDSLOptMain):
             self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
         except Exception as e:  # option parsing raises plain ValueErrors etc.
             raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
+        if args.view_plan is not None:
+            self.pipeline = PassPipeline(_up_to_plan(self.pipeline.passes), callback)
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        if self.args.view_plan is None:
+            return super().apply_passes(prog)
+        from xmux.transforms.wi_loops import plan_graph
+
+        with plan_graph.capture() as graphs:
+            super().apply_passes(prog)
+        _write_plans(graphs, self.args.view_plan)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        # --view-plan's output is the picture (the IR stops half-way down the pipeline)
+        return "" if self.args.view_plan is not None else super().output_resulting_program(prog)
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -104,12 +128,54 @@ class XmuxOptMain(xDSLOptMain):
                 super().run()
         else:
             super().run()
-        if self.args.timing and self.timings:
+        # xDSL's own --time-passes lives in the setup_pipeline replaced above: it reports here
+        if (self.args.timing or self.args.time_passes) and self.timings:
             total = sum(t for _, t in self.timings)
             print("===- Pass execution timing report -===", file=sys.stderr)
             print(f"  Total: {total * 1e3:.3f} ms", file=sys.stderr)
             for name, t in self.timings:
                 print(f"  {t * 1e3:10.3f} ms  {name}", file=sys.stderr)
+
+
+def _up_to_plan(passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+    """``passes`` (xmux's CPU pipeline when empty) up to work-item-loops, which draws its
+    plan (``dump-plan=dot``)."""
+    import dataclasses
+
+    from xmux.transforms.work_item_loops import WorkItemLoopsPass
+
+    if not passes:
+        from xmux.pipelines import cpu
+
+        passes = cpu()
+    at = next((i for i, p in enumerate(passes) if isinstance(p, WorkItemLoopsPass)), None)
+    if at is None:
+        raise XmuxError("--view-plan: the pipeline has no work-item-loops pass to draw")
+    return (*passes[:at], dataclasses.replace(passes[at], dump_plan="dot"))
+
+
+def _write_plans(graphs: list[str], out: str) -> None:
+    """The plan graph(s) of one module to ``out`` (``out-2``... for further ones)."""
+    import subprocess
+    from pathlib import Path
+    from shutil import which
+
+    from xmux.transforms.wi_loops import plan_graph
+
+    path = Path(out)
+    for i, graph in enumerate(graphs):
+        target = path if i == 0 else path.with_name(f"{path.stem}-{i + 1}{path.suffix}")
+        try:
+            written = plan_graph.render(graph, target)
+        except OSError as e:
+            raise XmuxError(f"--view-plan: cannot write {target}: {e.strerror or e}") from None
+        except subprocess.CalledProcessError as e:
+            raise XmuxError(f"--view-plan: Graphviz failed on {target.with_suffix('.dot')}: "
+                            f"{e.stderr.decode(errors='replace').strip()}") from None
+        print(f"wrote {', '.join(str(w) for w in written)}")
+        if target.suffix not in ("", ".dot") and which("dot") is None:
+            print(f"Graphviz's `dot` not found: not rendered to {target} (install graphviz, "
+                  f"then: dot -T{target.suffix[1:]} {written[0]} -o {target})")
 
 
 def pass_options_help() -> str:

@@ -13,18 +13,23 @@ default), ``shapes_pipeline`` (an option of the default pipeline: with ``pipelin
 keep its default), ``env`` (None is replaced by this environment variable's value), and
 ``choices`` for a string naming one of a few choices. Nothing here imports xDSL: a compile
 answered from the disk cache builds its options too.
+
+The inspection options (``print_ir_after``, ``print_ir_stream``, ``pass_callback``,
+``timing``) are for debugging: not ``code``, so never in the cache key; a compile with any
+of them bypasses the caches (``inspects``) so that the passes really run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, get_args
 
 from xmux.errors import XmuxError
 from xmux.runtime import env
 
 if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
     from xmux.runtime.jit import TargetDescription
@@ -82,6 +87,36 @@ def _vector_width(name: str, value: object) -> int:
 
 
 def _any(name: str, value: object) -> object:
+    return value
+
+
+def _pass_names(name: str, value: object) -> tuple[str, ...] | bool | None:
+    """None (off), True (after every pass) or a tuple of pass names (one name, or several)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return True
+    names = (value,) if isinstance(value, str) else value
+    try:
+        names = tuple(names)  # type: ignore[arg-type]
+    except TypeError:
+        names = (value,)
+    if not all(isinstance(n, str) and n for n in names):
+        raise XmuxError(f"xmux.compile: {name} must be a pass name, a list of pass names or "
+                        f"True, got {value!r}")
+    return names or None
+
+
+def _callable(name: str, value: object) -> object:
+    if value is not None and not callable(value):
+        raise XmuxError(f"xmux.compile: {name} must be a callable (pass, module), got {value!r}")
+    return value
+
+
+def _stream(name: str, value: object) -> object:
+    if value is not None and not callable(getattr(value, "write", None)):
+        raise XmuxError(f"xmux.compile: {name} must be a text stream (with write), got "
+                        f"{value!r}")
     return value
 
 
@@ -149,6 +184,22 @@ class CompileOptions:
     check_plan: bool | None = _option(
         None, "work-item-loops' storage plan check (default: checks, or XMUX_CHECK_PLAN=1)",
         check=_flag, code=True)
+    # -- inspection (debugging): the code and the cache key are the same with them ------------
+    print_ir_after: tuple[str, ...] | bool | None = _option(
+        None, "print the IR after the passes of these names (a name, a list, or True: every "
+        "pass) in mlir-opt's '// -----// IR Dump After <pass> //----- //' form",
+        check=_pass_names)
+    print_ir_stream: TextIO | None = _option(
+        None, "where print_ir_after prints (default: sys.stderr)", check=_stream)
+    pass_callback: Callable[[ModulePass, ModuleOp], object] | None = _option(
+        None, "called as pass_callback(pass, module) after each pass", check=_callable)
+    timing: bool = _option(
+        False, "time each pass: the program's pass_timings (stages.PassTimings)", check=_flag)
+
+    debug: bool = _option(
+        False, "DWARF debug info from the MLIR source's locations (gdb: break at a .mlir "
+        "line, print arguments and values); local-size variants are then not built",
+        check=_flag, code=True)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__  # frozen: the resolved values are set once, here
@@ -161,6 +212,8 @@ class CompileOptions:
         for f in fields(self):
             if f.metadata["env"] is not None and getattr(self, f.name) is None:
                 set_(self, f.name, env.flag(*f.metadata["env"]))
+        if self.debug is True:  # a local-size variant would be rebuilt without debug info
+            set_(self, "specialize", False)
         if self.check_plan is None:
             set_(self, "check_plan", bool(self.checks) or env.flag("XMUX_CHECK_PLAN", False))
         for f in fields(self):
@@ -199,6 +252,12 @@ class CompileOptions:
     def replace(self, **changes: object) -> CompileOptions:
         """A copy with ``changes``, checked again."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    @property
+    def inspects(self) -> bool:
+        """Whether an inspection option is on: then the passes must run, so the compile
+        neither reads nor writes the caches (a callback may even change the module)."""
+        return bool(self.print_ir_after or self.pass_callback is not None or self.timing)
 
     # -- what a target does with them -------------------------------------------------------
 

@@ -15,11 +15,12 @@ import ctypes
 import sys
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from xmux.errors import LaunchError, XmuxError, format_error, is_user_error
 from xmux.runtime import abi, launch
-from xmux.runtime.host_symbols import install_runtime_symbols, running
+from xmux.runtime.host_symbols import call_host, install_runtime_symbols
 
 
 class HostProgram:
@@ -34,6 +35,7 @@ class HostProgram:
         checks: bool = False,
         entry: str = "main",
         target: str = "cpu",
+        debug: bool = False,
     ) -> None:
         from xmux import api, pipelines
         from xmux.dialects import attrs
@@ -43,7 +45,16 @@ class HostProgram:
         self.threads = threads or launch.default_threads()
         self.errors: list[BaseException] = []
         self.launch_times: list[tuple[str, float]] = []
-        module = api.parse(text, name)
+        if debug:  # ops located in the source, DWARF for gdb (xmux.compile's debug=True)
+            from xmux.lowering.locations import keep_locations, mark_debug
+            from xmux.stages import parse
+
+            module = parse(text, name, locations=True)
+            mark_debug(module)
+            located: AbstractContextManager[None] = keep_locations()
+        else:
+            module = api.parse(text, name)
+            located = nullcontext()
         main = next(
             (op for op in module.ops
              if getattr(op, "sym_name", None) is not None and op.sym_name.data == entry),
@@ -74,11 +85,13 @@ class HostProgram:
         # not only for checks=True: XMUX_CHECK_PLAN=1 checks the barrier plan alone, and a
         # user's pipeline may carry checking passes (as xmux.compile does)
         _checks.install()
-        ir_text, infos = api.compile_to_llvm_ir(
-            module,
-            pipelines.cpu(oacc_expansion=oacc_target, checks=checks, declare_spec_leaves=False),
-            verify_each=True if checks else None,
-        )
+        with located:
+            ir_text, infos = api.compile_to_llvm_ir(
+                module,
+                pipelines.cpu(oacc_expansion=oacc_target, checks=checks,
+                              declare_spec_leaves=False),
+                verify_each=True if checks else None,
+            )
         self.infos = {i.name: i for i in infos}
         self.table = attrs.get_kernel_table(module)
         install_runtime_symbols()
@@ -153,9 +166,10 @@ class HostProgram:
         self.gpu.kernel(name)(*values, global_size=g, local_size=loc, global_offset=off)
 
     def run_main(self) -> None:
-        main = ctypes.CFUNCTYPE(None)(self.jit.address(self.entry))
-        with running(self):
-            main()
+        """Run @main; a failed launch, a failed alloc or (checking mode) a failed check in
+        host code raises here. The latter two stop @main where they happen
+        (``host_symbols.call_host``: a native trampoline, so no segfault follows)."""
+        call_host(self, self.jit.address(self.entry))  # a stop leaves its error in errors
         if self.errors:
             first = self.errors[0]
             if isinstance(first, XmuxError):
@@ -163,7 +177,7 @@ class HostProgram:
             raise LaunchError(f"kernel launch failed: {first}") from first
 
 
-def _emit(file: str, target: str, what: str) -> int:
+def _emit(file: str, target: str, what: str, debug: bool = False) -> int:
     """``--emit``: the module's kernels compiled for ``target``, printed (FileCheck tests of
     PTX run without a GPU)."""
     from xmux import api
@@ -171,7 +185,7 @@ def _emit(file: str, target: str, what: str) -> int:
     try:
         if what == "ptx" and target != "nvptx":
             raise XmuxError("--emit ptx needs --target nvptx")
-        prog = api.compile(Path(file), target=target, cache=False)
+        prog = api.compile(Path(file), target=target, cache=False, debug=debug)
         text = prog.ptx if what == "ptx" else prog.llvm_ir
     except Exception as e:
         if not is_user_error(e):
@@ -228,9 +242,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print the kernels' target code instead of running @main: PTX (--target nvptx) "
         "or the LLVM IR of the target (no @main needed)",
     )
+    ap.add_argument(
+        "--debug",
+        action="store_true",
+        help="DWARF debug info from the MLIR locations: gdb breaks at .mlir lines of kernels "
+        "and host code (XMUX_OPT_LEVEL=0 for -O0; docs/debugging.md)",
+    )
     args = ap.parse_args(argv)
     if args.emit:
-        return _emit(args.file, args.target, args.emit)
+        return _emit(args.file, args.target, args.emit, args.debug)
     try:
         from xmux.sources import read_source_file
 
@@ -240,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         checks = args.checks or env.flag("XMUX_CHECKS", False)
         prog = HostProgram(
             read_source_file(path), str(path), args.threads, args.oacc_expansion, checks,
-            args.entry_point, args.target,
+            args.entry_point, args.target, args.debug,
         )
         t0 = time.perf_counter()
         prog.run_main()

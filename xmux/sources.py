@@ -26,18 +26,26 @@ def read_source_file(path: Path) -> str:
         ) from None
 
 
-def parse_module(ctx: object, text: str, name: str, implicit_module: bool = True) -> object:
+def parse_module(ctx: object, text: str, name: str, implicit_module: bool = True,
+                 locations: bool = False) -> object:
     """Parse MLIR ``text`` into a module. xDSL's parser answers some malformed input with an
     exception of its own making (an ``IndexError`` for ``llvm.extractvalue %s[4294967296]``,
     a bare ``Exception`` for ``memref.load %a[]`` of a ranked memref, a verifier error for
     ``arith.constant 9223372036854775807 : i32``): every error becomes an ``XmuxError`` with
-    the line and column where the parser stood, as its own parse errors have."""
+    the line and column where the parser stood, as its own parse errors have.
+    ``locations``: every op gets the file/line/column of its text, as MLIR's parser gives
+    (debug builds: ``lowering/locations.py``)."""
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
     if isinstance(text, bytes):
         text = text.decode("utf-8")
-    parser = Parser(ctx, text, name)  # type: ignore[arg-type]
+    if locations:
+        from xmux.lowering.locations import LocatingParser, source_path
+
+        parser: Parser = LocatingParser(ctx, text, name, source_path(text, name))
+    else:
+        parser = Parser(ctx, text, name)  # type: ignore[arg-type]
     try:
         return parser.parse_module(implicit_module)
     except ParseError:

@@ -17,10 +17,12 @@ from contextlib import contextmanager
 
 from xdsl.dialects import builtin, llvm
 from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
+    UnknownLoc,
     UnregisteredOp,
     VectorType,
     i64,
@@ -30,6 +32,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xmux.abi.errors import NotSupportedError, XmuxError
 from xmux.dialects import attrs, llvmx
 from xmux.dialects import llvm as llvm_ext
+from xmux.lowering.locations import is_debug
 from xmux.lowering.to_llvm.types import convert_type
 
 Handler = Callable[["FunctionLowerer", Operation], None]
@@ -87,6 +90,8 @@ class ModuleLowerer:
             + [0]
         )
         self._strings: dict[str, str] = {}
+        #: debug builds: lowered ops keep their source op's location, values their names
+        self.debug = is_debug(module)
 
     def new_access_group(self) -> int:
         gid = self._next_group
@@ -142,6 +147,9 @@ class FunctionLowerer:
         # Source memrefs private to one work-item iteration (allocas inside a work-item loop
         # and views of them): their accesses must not claim to be parallel.
         self.private: set[SSAValue] = set()
+        self.debug = mod.debug
+        #: debug builds: the location of the op being lowered (given to what it becomes)
+        self.loc: Attribute = UNKNOWN_LOC
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -181,6 +189,8 @@ class FunctionLowerer:
     # -- emission ------------------------------------------------------------------------
 
     def emit(self, op: Operation) -> Operation:
+        if self.debug and isinstance(op.location, UnknownLoc):
+            op.location = self.loc  # type: ignore[assignment]
         self.block.add_op(op)
         if self.groups and not self._untagged and is_memory_access(op):
             attrs.set_access_groups(op, list(self.groups))
@@ -212,6 +222,8 @@ class FunctionLowerer:
         assert self.entry is not None
         size = llvm.ConstantOp(IntegerAttr(count, i64), i64)
         alloca = llvm.AllocaOp(size, elem_type, alignment=alignment)
+        if self.debug:
+            size.location = alloca.location = self.loc  # type: ignore[assignment]
         first = self.entry.first_op
         if first is None:
             self.entry.add_ops([size, alloca])
@@ -243,6 +255,22 @@ class FunctionLowerer:
     # -- lowering ops and regions --------------------------------------------------------
 
     def lower_op(self, op: Operation) -> None:
+        if not self.debug:
+            self._lower_op(op)
+            return
+        outer = self.loc
+        if not isinstance(op.location, UnknownLoc):
+            self.loc = op.location
+        try:
+            self._lower_op(op)
+        finally:
+            self.loc = outer
+        for r in op.results:  # the value the result became carries its name (not the steps)
+            new = self.vmap.get(r)
+            if new is not None and r.name_hint and not new.name_hint:
+                new.name_hint = r.name_hint
+
+    def _lower_op(self, op: Operation) -> None:
         name = op_name(op)
         handler = self.mod.handlers.get(name)
         if handler is not None:
@@ -281,6 +309,8 @@ class FunctionLowerer:
             attributes=dict(op.attributes),
             successors=[self.bmap[s] for s in op.successors],
         )
+        if self.debug:
+            new.location = op.location
         self.block.add_op(new)
         self.set_results(op, new.results)
 
@@ -297,6 +327,8 @@ class FunctionLowerer:
             self.start(nb)
             for a, v in zip(b.args, nb.args, strict=True):
                 self.vmap[a] = v
+                if self.debug and a.name_hint:
+                    v.name_hint = a.name_hint
             for op in b.ops:
                 self.lower_op(op)
 

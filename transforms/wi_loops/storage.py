@@ -467,3 +467,7 @@ class _PlanPrinter:
         for v, p in plan.private.items():
             lines.append(f"  private {self.name(v)}: {p.type}, {p.stride} bytes per work-item")
         return "\n".join(lines)
+
+
+#: value names as the dump prints them (``plan_graph.py`` draws with the same names)
+PlanPrinter = _PlanPrinter

@@ -9,7 +9,7 @@ docs/architecture.md, "Local-size variants and vector-width tuning".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from xmux.abi.kernel_layout import KernelInfo
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
     from xmux.options import CompileOptions
+    from xmux.runtime.counters import LaunchCounters
     from xmux.runtime.jit import TargetDescription
 
 
@@ -132,15 +133,33 @@ class Kernel(NotCopyable):
         threads: int | None = None,
         spec_constants: dict | None = None,
         profile: bool = False,
-    ) -> LaunchProfile | None:
+        counters: Iterable[str] | str | None = None,
+    ) -> LaunchProfile | LaunchCounters | None:
         """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored. ``profile=True`` returns the launch's
-        ``LaunchProfile`` (kernel start and end, without the Python side of the call)."""
+        ``LaunchProfile`` (kernel start and end, without the Python side of the call).
+
+        ``counters=("task-clock", "page-faults", "cycles", ...)`` (names as ``perf stat``'s,
+        ``runtime.counters.KNOWN``) returns a ``LaunchCounters`` instead: the launch's
+        counts through Linux's ``perf_event_open``, ``total[name]`` summed over the threads
+        that ran it and ``per_thread`` (participant 0: this thread; then the pool workers
+        it used), with ``start`` / ``end`` / ``seconds`` as ``LaunchProfile``'s.
+        ``task-clock`` is in ns. A counter this machine does not expose (hardware ones in
+        most VMs) raises ``CounterUnavailableError`` naming it, before the launch runs;
+        ``xmux.counters.available()`` lists those that work."""
+        meter = None
+        if counters is not None:
+            from xmux.runtime.counters import Meter
+
+            meter = Meter(counters)
         span = self._launcher(
-            args, (global_size, local_size, global_offset), threads, spec_constants, profile
+            args, (global_size, local_size, global_offset), threads, spec_constants, profile,
+            meter,
         )
         _checks.raise_pending()  # a failed check of the checking mode (runtime/checks.py)
+        if meter is not None:
+            return meter.result(*span)  # type: ignore[misc]
         return LaunchProfile(*span) if span is not None else None
 
     def __repr__(self) -> str:

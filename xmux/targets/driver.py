@@ -6,11 +6,18 @@
 A target supplies the steps that differ (``xmux.targets.base.Target``); the rest — the
 source, the options' checks, the caches' policy, the specialization-constant table, the
 "no kernel" error — is written here once.
+
+The inspection options (``print_ir_after``, ``pass_callback``, ``timing``) go with the
+pipeline run here, so every target honours them. A compile with one of them neither looks
+up nor stores anything in the caches: a hit would skip the passes, and a callback may change
+the module, whose code must then not be filed under the unchanged key. Every program gets
+``pass_timings``: a ``stages.PassTimings`` with ``timing=True``, else None.
 """
 
 from __future__ import annotations
 
 import hashlib
+from contextlib import AbstractContextManager, nullcontext
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,13 +37,14 @@ def compile_program(target: Target, source: object, options: CompileOptions) -> 
     options.check_target(target)
     target.prepare(options)
     text, module, name = read_source(source)
-    key, use_cache = None, bool(options.cache)
+    key, use_cache = None, bool(options.cache) and not options.inspects
     if use_cache and text is not None:
         key = target.cache_key(options, text)
         use_cache = key is not None  # None: a pipeline that cannot be keyed
         if key is not None:
             program = _cached(target, key, text, options)
             if program is not None:
+                program.pass_timings = None  # type: ignore[attr-defined] - no pass ran
                 return program
     elif use_cache:  # a ModuleOp: its LLVM build is still cached, keyed on the IR
         use_cache = options.key(target) is not None
@@ -44,7 +52,11 @@ def compile_program(target: Target, source: object, options: CompileOptions) -> 
     if module is None:
         from xmux.stages import parse
 
-        module = parse(text, name)  # type: ignore[arg-type]
+        module = parse(text, name, locations=options.debug)  # type: ignore[arg-type]
+    if options.debug:
+        from xmux.lowering.locations import mark_debug
+
+        mark_debug(module)  # type: ignore[arg-type]
     return _build(target, module, source_for_variants, key, use_cache, options)
 
 
@@ -73,11 +85,13 @@ def _build(target: Target, module: object, source: object, key: str | None,
     """Compile ``module`` (parsed) for ``target``; ``source`` is kept for rebuilds."""
     from xmux.kernel_info import collect_kernel_infos
     from xmux.runtime import jit
-    from xmux.stages import run_pipeline
+    from xmux.stages import Inspection, run_pipeline
 
     passes = options.passes(target)
     collector = _spec.Collector()
-    run_pipeline(module, passes, collector, True if options.checks else None)  # type: ignore[arg-type]
+    inspect = Inspection.of(options)
+    with _locations(options.debug):
+        run_pipeline(module, passes, collector, True if options.checks else None, inspect)  # type: ignore[arg-type]
     infos = collect_kernel_infos(module)  # type: ignore[arg-type]
     if not infos:
         raise XmuxError(
@@ -102,7 +116,18 @@ def _build(target: Target, module: object, source: object, key: str | None,
     artifact = target.build(ir, infos_json, key, use_cache, native)
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
     build = Build(artifact, infos, spec, ir, source, lambda: passes, key, use_cache)
-    return target.load(build, options)
+    program = target.load(build, options)
+    program.pass_timings = inspect.timings if inspect is not None else None  # type: ignore[attr-defined]
+    return program
+
+
+def _locations(debug: bool) -> AbstractContextManager[None]:
+    """Debug builds: the passes hand each op's source location to the ops they make."""
+    if not debug:
+        return nullcontext()
+    from xmux.lowering.locations import keep_locations
+
+    return keep_locations()
 
 
 def cache_key(target: Target, options: CompileOptions, source_text: str,

@@ -22,9 +22,10 @@ cached in memory and on disk), in emulated mode it passes a device buffer holdin
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from xmux.abi.errors import LaunchError, NotSupportedError
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
     from xmux.options import CompileOptions
+    from xmux.runtime.counters import LaunchCounters
     from xmux.runtime.jit import TargetDescription
 
 
@@ -122,9 +124,15 @@ class NvptxKernel(NotCopyable):
         threads: int | None = None,
         spec_constants: dict | None = None,
         profile: bool = False,
-    ) -> LaunchProfile | None:
+        counters: Iterable[str] | str | None = None,
+    ) -> LaunchProfile | LaunchCounters | None:
         """Run the kernel on the current CUDA device (``spec_constants`` as on the CPU:
-        values over the program's for this launch; ``threads`` is the CPU's and ignored)."""
+        values over the program's for this launch; ``threads`` is the CPU's and ignored).
+        ``counters=("gpu-time",)`` returns a ``LaunchCounters`` whose one counter is the
+        kernel's time in ns from CUDA events (what ``profile=True`` measures); the CPU's
+        counters count host threads, and the GPU's own need a profiler (CUPTI): any other
+        name raises ``NotSupportedError`` naming this target, before the launch."""
+        gpu_time = counters is not None and _gpu_counters(self.name, counters)
         from xmux.runtime import cuda
 
         module, extra = None, []
@@ -139,9 +147,16 @@ class NvptxKernel(NotCopyable):
         if launcher is None:  # modules live as long as the program: their ids stay unique
             launcher = self._launchers[id(module)] = cuda.CudaKernel(module, self.info)
         start = time.perf_counter()
-        seconds = launcher(args, global_size, local_size, global_offset, profile, extra)  # type: ignore[operator]
+        seconds = launcher(  # type: ignore[operator]
+            args, global_size, local_size, global_offset, profile or gpu_time, extra
+        )
         if seconds is None:
             return None
+        if gpu_time:
+            from xmux.runtime.counters import LaunchCounters
+
+            return LaunchCounters(start, start + seconds, {GPU_TIME: round(seconds * 1e9)}, (),
+                                  {GPU_TIME: "cuda-events"})
         return LaunchProfile(start, start + seconds)
 
     def __repr__(self) -> str:
@@ -175,6 +190,26 @@ class NvptxProgram(KernelTable, SpecConstantsAPI):
         if self._module is None:
             self._module = _load(self.ptx)
         return self._module
+
+
+#: the one counter of an NVPTX launch: the kernel's time in ns, from CUDA events
+GPU_TIME = "gpu-time"
+
+
+def _gpu_counters(kernel: str, counters: Iterable[str] | str) -> bool:
+    """Check an NVPTX launch's ``counters=`` (True: it asks for ``gpu-time``)."""
+    names = (counters,) if isinstance(counters, str) else tuple(counters)
+    if not names:
+        raise LaunchError("counters= names no counter")
+    other = [n for n in names if n != GPU_TIME]
+    if other:
+        raise NotSupportedError(
+            f"kernel '{kernel}': counter(s) {', '.join(map(repr, other))} not on target "
+            f"'nvptx': perf_event_open counts host threads, and the GPU's hardware counters "
+            f"need a profiler (CUPTI, Nsight Compute); this target gives {GPU_TIME!r} "
+            "(CUDA events)"
+        )
+    return True
 
 
 def _load(ptx: str) -> object:
