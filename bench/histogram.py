@@ -231,7 +231,7 @@ def main() -> int:
                               **kw)
                         return {"event": p.seconds}
 
-                    for _ in range(1 + tuning.launches_to_settle()):
+                    for _ in range(1 + tuning.launches_to_settle(len(tuning.variant_builds()))):
                         run()
                     bins[:] = 0
                     run()

@@ -360,7 +360,7 @@ def xmux_backends(d, ref, s: wl.Sizes, reps_cold: int, errors: list[str]):
         kw = {} if threads is None else {"threads": threads}
         # the kernel's second launch compiles the local-size variant, the next ones time its
         # vector-width builds (runtime/tuning.py); the checked launch runs the chosen one
-        for _ in range(1 + tuning.launches_to_settle()):
+        for _ in range(1 + tuning.launches_to_settle(len(tuning.variant_builds()))):
             kern(*a, global_size=g_, local_size=l_, **kw)
         o.reset()
         kern(*a, global_size=g_, local_size=l_, **kw)

@@ -122,7 +122,7 @@ def measure_width(quick: bool) -> dict:
         def run(k=k) -> None:
             k(x, out, global_size=(n,), local_size=(256,), spec_constants=values)
 
-        for _ in range(1 + tuning.launches_to_settle()):
+        for _ in range(1 + tuning.launches_to_settle(len(tuning.variant_builds()))):
             run()
         out[:] = np.nan
         run()
@@ -319,7 +319,7 @@ def main() -> int:
     for label, fn in (("xmux-jit", run_jit), ("xmux-emulated", run_emu), ("xmux-buffer", run_buf)):
         # the local-size variant and its vector-width choice (runtime/tuning.py) first, so the
         # verified and the timed launches run the code that stays
-        for _ in range(1 + tuning.launches_to_settle()):
+        for _ in range(1 + tuning.launches_to_settle(len(tuning.variant_builds()))):
             fn()
         out[:] = np.nan
         fn()
