@@ -13,7 +13,11 @@ it, so it costs nothing):
   patterns insert the new ops before it), or the enclosing op's for a block's first op.
   That is MLIR's "new ops carry the location of the op they come from" rule for the rewrites
   xmux's passes do; the emitter (``runtime/debug_info.py``) falls back to the previous
-  op's location for what is still unknown.
+  op's location for what is still unknown. work-item-loops sets the locations of what it
+  rebuilds itself (the lifted loops, barriers, yields: the op's they replace; each barrier
+  region's nest and the per-work-item values it reads at its top: the barrier's or loop's
+  that opens it, ``transforms/wi_loops/emit.py`` and ``dispatch.py``); convert-to-llvm gives
+  a loop's latch the location of its ``scf.yield``.
 - ``mark_debug`` / ``is_debug``: the module attribute ``xmux.debug`` asks the emitter for
   DWARF debug info (like the target attribute, the module says how it is built).
 """

@@ -150,6 +150,9 @@ class FunctionLowerer:
         self.debug = mod.debug
         #: debug builds: the location of the op being lowered (given to what it becomes)
         self.loc: Attribute = UNKNOWN_LOC
+        #: debug builds: the location of the structured terminator (scf.yield) that
+        #: ``lower_ops`` handed back last: ``build_loop``'s latch takes it
+        self.term_loc: Attribute | None = None
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -286,8 +289,12 @@ class FunctionLowerer:
         structured region (scf.yield, scf.condition) is returned for the caller to handle."""
         for a, v in zip(block.args, args, strict=True):
             self.vmap[a] = v
+            if self.debug and a.name_hint and not v.name_hint:
+                v.name_hint = a.name_hint  # a loop's induction variable, iteration values
         for op in block.ops:
             if op is block.last_op and op.name in STRUCTURED_TERMINATORS:
+                if self.debug and not isinstance(op.location, UnknownLoc):
+                    self.term_loc = op.location
                 return op
             self.lower_op(op)
         return None
@@ -367,11 +374,16 @@ class FunctionLowerer:
         self.start(body_block)
         if parallel_group is not None:
             self.groups.append(parallel_group)
+        outer_loc = self.loc
         try:
+            self.term_loc = None
             nexts = body(iv, carried)
+            if self.debug and self.term_loc is not None:
+                self.loc = self.term_loc  # the latch is the body's scf.yield
             nxt = self.emit_value(llvm_ext.AddOp(iv, step))
             latch = self.emit(llvm.BrOp(header, nxt, *nexts))
         finally:
+            self.loc = outer_loc
             if parallel_group is not None:
                 self.groups.pop()
         if parallel_group is not None or vectorize_width is not None:

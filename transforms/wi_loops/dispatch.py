@@ -53,7 +53,7 @@ from xmux.dialects import attrs, mux
 from xmux.transforms.insert_bounds_checks import Sites, report_ops
 from xmux.transforms.uniformity import is_control_barrier, is_pure
 from xmux.transforms.wi_loops.divergence import MESSAGE
-from xmux.transforms.wi_loops.nests import NestFactory, byte_size, storable
+from xmux.transforms.wi_loops.nests import NestFactory, byte_size, debug_build, storable
 from xmux.transforms.wi_loops.storage import MAX_REMAT
 
 REGIONS_SUFFIX = ".mux-regions"
@@ -222,13 +222,18 @@ class Dispatch:
             orig.erase_arg(orig.args[-1])
         region.insert_block_before(entry, orig)
         conts: list[Block] = []
+        #: debug builds: each barrier's continuation block, location and return
+        self._conts: list[tuple[Block, Attribute, Operation]] = []
         for i, barrier in enumerate(self.barriers, start=1):
             br = barrier.next_op
             assert isinstance(br, cf.BranchOp)
             conts.append(br.successor)
             c = arith.ConstantOp.from_int_and_width(i, i32)
             Rewriter.insert_op(c, InsertPoint.before(br))
-            Rewriter.replace_op(br, func.ReturnOp(c))
+            ret = func.ReturnOp(c)
+            ret.location = barrier.location
+            self._conts.append((br.successor, barrier.location, ret))
+            Rewriter.replace_op(br, ret)
             Rewriter.erase_op(barrier)
         for b in region.blocks:
             ret = b.last_op
@@ -303,15 +308,26 @@ class Dispatch:
 
         first = entry.last_op
         assert first is not None
+        debug = debug_build(self.kernel)
         values: list[SSAValue] = []
         for b in list(region.blocks):
             if b is not entry:
                 values.extend(b.args)
             for o in list(b.ops):
                 values.extend(o.results)
+        def described_at(v: SSAValue) -> list[tuple[Block, Attribute]]:
+            """Debug builds: the continuations where named ``v`` is described (``v``
+            dominates their barrier: every work-item there has defined it)."""
+            if not debug or not v.name_hint:
+                return []
+            return [(cont, loc) for cont, loc, ret in self._conts
+                    if not (isinstance(v.owner, Block) and v.owner is cont)
+                    and dominates(v, ret)]
+
         for v in values:
             uses = [(u, _ancestor_in_region(u.operation, region)) for u in list(v.uses)]
             far = [(u, at) for u, at in uses if not dominates(v, at)]
+            described = described_at(v)
             owner = v.owner
             if (
                 isinstance(owner, memref.AllocaOp)
@@ -341,12 +357,19 @@ class Dispatch:
                 owner.memref.replace_all_uses_with(view.result)
                 Rewriter.erase_op(owner)
                 continue
-            if not far:
+            if not far and not described:
                 continue
             if remat_ok(v):
                 for u, at in far:
                     u.operation.operands[u.index] = remat(v, at)
+                for cont, _ in described:  # re-computed at the top of the continuation
+                    at = cont.first_op
+                    assert at is not None and isinstance(owner, Operation)
+                    clone = owner.clone(value_mapper={o: remat(o, at) for o in owner.operands})
+                    Rewriter.insert_op(clone, InsertPoint.before(at))
                 continue
+            if not far and not storable(v.type):
+                continue  # debug builds: not described
             if not storable(v.type):
                 what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
                 raise NotSupportedError(
@@ -359,10 +382,20 @@ class Dispatch:
                 Rewriter.insert_op(store, InsertPoint.at_start(owner))
             else:
                 Rewriter.insert_op(store, InsertPoint.after(owner))
+            if debug and isinstance(owner, Operation):
+                store.location = owner.location
             for u, at in far:
                 load = memref.LoadOp.get(arr, [lin])
                 Rewriter.insert_op(load, InsertPoint.before(at))
                 u.operation.operands[u.index] = load.res
+                if debug:  # the variable, read for this work-item, at the line reading it
+                    load.res.name_hint = v.name_hint
+                    load.location = u.operation.location
+            for cont, loc in described:  # read for the work-item where it resumes
+                load = memref.LoadOp.get(arr, [lin])
+                load.location = loc
+                load.res.name_hint = v.name_hint
+                Rewriter.insert_op(load, InsertPoint.at_start(cont))
         fn = self.fn
         assert isinstance(fn, func.FuncOp)
         fn.function_type = func.FunctionType.from_lists(list(entry.arg_types), [i32])

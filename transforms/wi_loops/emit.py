@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, i8
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, UnknownLoc, i8
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xmux.dialects import attrs, mux
 from xmux.transforms.insert_bounds_checks import Sites
-from xmux.transforms.uniformity import free_values, is_control_barrier
+from xmux.transforms.uniformity import ancestor_in, free_values, is_control_barrier
 from xmux.transforms.wi_loops.divergence import checkable, insert_check
-from xmux.transforms.wi_loops.nests import Nest, NestFactory
+from xmux.transforms.wi_loops.nests import Nest, NestFactory, debug_build
 from xmux.transforms.wi_loops.regions import Regions
 from xmux.transforms.wi_loops.storage import Copy, StoragePlan
 
@@ -66,6 +66,30 @@ class _Lifted(ABC):
     @abstractmethod
     def _finish(self, block: Block, seg: _Segment | None, ip: InsertPoint) -> None: ...
 
+    #: debug builds: where the nests of the segments opened from now on say they are (the
+    #: barrier or the lifted op that starts them, else the program's enclosing op)
+    boundary: Attribute
+    debug: bool
+
+    @staticmethod
+    def _insert_like(old: Operation, new: Operation, ip: InsertPoint) -> None:
+        """Insert ``new``, the group-level form of ``old``, with ``old``'s location."""
+        new.location = old.location
+        Rewriter.insert_op(new, ip)
+
+    def _uniform_read(self, load: memref.LoadOp, v: SSAValue, op: Operation | None) -> None:
+        """A value uniform by the barrier rule, read from work-item 0 at the group level
+        for lifted op ``op``: at its line (debug builds: a variable of ``v``'s name)."""
+        if op is not None:
+            load.location = op.location
+        if self.debug:
+            load.res.name_hint = v.name_hint
+
+    def _at_lifted(self, op: Operation) -> None:
+        """The segments that open each level of lifted ``op``, and the one after it, start
+        at its line."""
+        self.boundary = op.location
+
     def _enter_block(self, old: list[SSAValue], new: Block, first: int = 0) -> None:
         """Map the group-level block arguments ``old`` to ``new``'s (from ``first``); read
         uniformized per-work-item ones from work-item 0."""
@@ -77,6 +101,7 @@ class _Lifted(ABC):
         for a in old:
             if a in self.r.uniformize:
                 load = memref.LoadOp.get(self.slots[a], [self.f.zero()])
+                self._uniform_read(load, a, self.r.uniformized_for.get(a))
                 Rewriter.insert_op(load, InsertPoint.at_end(new))
                 self.env[a] = load.res
 
@@ -88,6 +113,7 @@ class _Lifted(ABC):
         for res in op.results:
             if res in self.r.uniformize:
                 load = memref.LoadOp.get(self.slots[res], [self.f.zero()])
+                self._uniform_read(load, res, op)
                 Rewriter.insert_op(load, ip)
                 self.env[res] = load.res
 
@@ -130,6 +156,7 @@ class _Lifted(ABC):
         )
         # the loop's vectorization hint is the kernel author's (or an earlier pass's)
         attrs.set_loop_vectorize_width(new, attrs.get_loop_vectorize_width(op))
+        new.location = op.location
         Rewriter.insert_op(new, ip)
         iv = body.args[0]  # group level: region formation makes the bounds so
         self.env[iv] = new_body.args[0]
@@ -138,9 +165,11 @@ class _Lifted(ABC):
         at = InsertPoint.at_end(new_body)
         yld = body.last_op
         assert yld is not None
+        self._at_lifted(op)
         seg = self._emit_block([o for o in body.ops if o is not yld], at)
         self._finish(body, seg, at)
-        Rewriter.insert_op(scf.YieldOp(*self._wg_operands(yld.operands, keep)), at)
+        self._insert_like(yld, scf.YieldOp(*self._wg_operands(yld.operands, keep)), at)
+        self._at_lifted(op)
         self._after_lifted(op, new, ip)
 
     def _emit_if(self, op: scf.IfOp, ip: InsertPoint) -> None:
@@ -153,16 +182,19 @@ class _Lifted(ABC):
             old = region.block
             new_block = Block()
             regions.append(Region(new_block))
+            self._at_lifted(op)
             at = self._level(old, new_block)
+            self._at_lifted(op)
             yld = old.last_op
             assert yld is not None
-            Rewriter.insert_op(scf.YieldOp(*self._wg_operands(yld.operands, keep)), at)
+            self._insert_like(yld, scf.YieldOp(*self._wg_operands(yld.operands, keep)), at)
         new = scf.IfOp(
             self._wg_value(op.cond),
             self._kept_types(op.results, keep),
             regions[0],
             regions[1] if regions[1].blocks else None,
         )
+        new.location = op.location
         Rewriter.insert_op(new, ip)
         self._after_lifted(op, new, ip)
 
@@ -181,16 +213,21 @@ class _Lifted(ABC):
             Region(new_before),
             Region(new_after),
         )
+        new.location = op.location
         Rewriter.insert_op(new, ip)
+        self._at_lifted(op)
         at = self._level(before, new_before)
-        Rewriter.insert_op(
+        self._insert_like(
+            cond,
             scf.ConditionOp(
                 self._wg_value(cond.condition), *self._wg_operands(cond.args, keep_after)
             ),
             at,
         )
+        self.boundary = cond.location  # the after region starts at the condition
         at = self._level(after, new_after)
-        Rewriter.insert_op(scf.YieldOp(*self._wg_operands(yld.operands, keep_before)), at)
+        self._insert_like(yld, scf.YieldOp(*self._wg_operands(yld.operands, keep_before)), at)
+        self._at_lifted(op)
         self._after_lifted(op, new, ip)
 
 
@@ -210,6 +247,14 @@ class Emitter(_Lifted):
         self.slices: dict[SSAValue, _Slice] = {}
         self.wi_loops: list[Operation] = []
         """Outermost loops of the nests created (for clients that post-process them)."""
+        enclosing = self.r.block.parent_op()
+        #: debug builds (``nests.debug_build``): each segment describes the named values in
+        #: scope at its start, read for its work-item (``_describe``)
+        self.debug = debug_build(enclosing)
+        self.boundary = enclosing.location if enclosing is not None else UnknownLoc()
+        #: debug builds: the location of the op being emitted (given to what it reads)
+        self._loc: Attribute = self.boundary
+        self._described_values: list[SSAValue] | None = None
 
     def emit(self, ip: InsertPoint) -> None:
         self._allocate()
@@ -256,10 +301,12 @@ class Emitter(_Lifted):
             shift = arith.MuliOp(seg.nest.lin, p.stride)
             t = self.plan.private[v].type
             view = memref.ViewOp(p.buffer, shift.result, [], t)
+            self._located([shift, view])
             Rewriter.insert_op([shift, view], seg.nest.ip)
             out = view.result
         elif v in self.slots:
             load = memref.LoadOp.get(self.slots[v], [seg.nest.lin])
+            self._located([load])
             Rewriter.insert_op(load, seg.nest.ip)
             out = load.res
         elif self.plan.remat.get(v) is not None:
@@ -271,8 +318,16 @@ class Emitter(_Lifted):
             return seg.mapping[v]
         else:
             raise AssertionError(f"work-item-loops: no way to bring {v} into a segment")
+        if self.debug and v.name_hint and not out.name_hint:
+            out.name_hint = v.name_hint  # the variable, read for this work-item
         seg.mapping[v] = out
         return out
+
+    def _located(self, ops: list[Operation]) -> None:
+        """Debug builds: what a segment reads carries the location of the op reading it."""
+        if self.debug:
+            for op in ops:
+                op.location = self._loc
 
     def _clone_into(self, seg: _Segment, op: Operation, define: bool) -> None:
         clone = op.clone(value_mapper=dict(seg.mapping))
@@ -284,13 +339,88 @@ class Emitter(_Lifted):
 
     # -- segments ------------------------------------------------------------------------
 
-    def _open(self, seg: _Segment | None, ip: InsertPoint) -> _Segment:
+    def _open(self, seg: _Segment | None, ip: InsertPoint, at: Operation) -> _Segment:
+        """The open segment, else a new one whose first op is ``at`` (an op of the level
+        being emitted: the first op of the segment, the lifted op or terminator whose edge
+        copies it makes)."""
         if seg is not None:
             return seg
         nest = self.f.open_nest(ip)
         if nest.outer is not None:
             self.wi_loops.append(nest.outer)
-        return _Segment(nest)
+        seg = _Segment(nest)
+        if self.debug:
+            self._describe(seg, at)
+        return seg
+
+    # -- debug builds ----------------------------------------------------------------------
+
+    def _describe(self, seg: _Segment, at: Operation) -> None:
+        """Debug builds: at the top of a new segment, bring in each named per-work-item value
+        in scope at ``at`` (defined before it, at its level or one enclosing it) that lives
+        in storage (read at the work-item's slot) or is re-computed, so that the variable
+        of its name (the emitter's named values) holds its value for the work-item running
+        throughout the segment. The nest and these reads get the location of the boundary
+        that opens the segment (the barrier, the lifted op: a breakpoint at the first line
+        of the segment lands after them; re-computed ops keep their own lines). A stored
+        iteration value whose array already holds the next value (a coalesced copy wrote
+        it) is left out."""
+        if seg.nest.outer is not None:
+            for op in seg.nest.outer.walk():  # the loops, set_local_id, yields
+                op.location = self.boundary
+        outer, self._loc = self._loc, self.boundary
+        try:
+            for v in self._described():
+                if self._in_scope(v, at) and not self._overwritten(v, at):
+                    self._import(seg, v)
+        finally:
+            self._loc = outer
+
+    def _described(self) -> list[SSAValue]:
+        """The named per-work-item values a segment may describe, in program order."""
+        if self._described_values is not None:
+            return self._described_values
+        out: list[SSAValue] = []
+        r, plan = self.r, self.plan
+        for op in r.ops:
+            for inner in op.walk():
+                values = list(inner.results)
+                for region in inner.regions:
+                    for block in region.blocks:
+                        values += block.args
+                for v in values:
+                    if not v.name_hint or r.is_wg(v) or v in r.uniformize:
+                        continue
+                    if v in self.slots or v in self.slices or (
+                        inner in plan.sunk and plan.remat.get(v) is not None
+                    ):
+                        out.append(v)
+        self._described_values = out
+        return out
+
+    @staticmethod
+    def _in_scope(v: SSAValue, at: Operation) -> bool:
+        """``v`` dominates ``at`` (structured control flow)."""
+        owner = v.owner
+        if isinstance(owner, Block):
+            return ancestor_in(at, owner) is not None
+        block = owner.parent_block()
+        if block is None:
+            return False
+        anc = ancestor_in(at, block)
+        return anc is not None and anc is not owner and owner.is_before_in_block(anc)
+
+    def _overwritten(self, v: SSAValue, at: Operation) -> bool:
+        """``v``'s array holds another member's value at ``at`` (a coalesced copy into it,
+        from a source whose segment closed before ``at``)."""
+        arr = self.plan.home.get(v)
+        if arr is None:
+            return False
+        return any(
+            src is not v and self._in_scope(src, at)
+            and any(self.plan.home[d] is arr for d in dsts)
+            for src, dsts in self.plan.early.items()
+        )
 
     def _close(self, seg: _Segment | None, ip: InsertPoint) -> None:
         """Store what the plan keeps of the segment; read back uniformized values."""
@@ -300,10 +430,10 @@ class Emitter(_Lifted):
             targets = [v] if v in self.plan.stored else []
             targets += self.plan.early.get(v, [])
             for dst in targets:
-                Rewriter.insert_op(
-                    memref.StoreOp.get(seg.mapping[v], self.slots[dst], [seg.nest.lin]),
-                    seg.nest.ip,
-                )
+                store = memref.StoreOp.get(seg.mapping[v], self.slots[dst], [seg.nest.lin])
+                if self.debug:  # storing v: v's line
+                    store.location = v.owner.location  # type: ignore[union-attr]
+                Rewriter.insert_op(store, seg.nest.ip)
         for v in seg.defined:
             if v in self.r.uniformize and self.check is not None and checkable(v):
                 sites, kernel = self.check
@@ -312,25 +442,29 @@ class Emitter(_Lifted):
         for v in seg.defined:
             if v in self.r.uniformize:
                 load = memref.LoadOp.get(self.slots[v], [self.f.zero()])
+                self._uniform_read(load, v, self.r.uniformized_for.get(v))
                 Rewriter.insert_op(load, ip)
                 self.env[v] = load.res
 
-    def _copy(self, seg: _Segment | None, ip: InsertPoint, copies: list[Copy]) -> _Segment | None:
-        """A parallel copy in a segment (the open one, else a new one): every source is
-        read before any destination is written."""
+    def _copy(self, seg: _Segment | None, ip: InsertPoint, copies: list[Copy],
+              at: Operation) -> _Segment | None:
+        """A parallel copy in a segment (the open one, else a new one at ``at``): every
+        source is read before any destination is written."""
         if not copies:
             return seg
-        seg = self._open(seg, ip)
+        seg = self._open(seg, ip, at)
         values = [self._import(seg, c.src) for c in copies]
         for val, c in zip(values, copies, strict=True):
-            Rewriter.insert_op(
-                memref.StoreOp.get(val, self.slots[c.dst], [seg.nest.lin]), seg.nest.ip
-            )
+            store = memref.StoreOp.get(val, self.slots[c.dst], [seg.nest.lin])
+            self._located([store])
+            Rewriter.insert_op(store, seg.nest.ip)
         return seg
 
     def _finish(self, block: Block, seg: _Segment | None, ip: InsertPoint) -> None:
         """End a level: its exit copies, then the last segment's stores."""
-        seg = self._copy(seg, ip, self.plan.edge_copies(self.plan.exit_edges.get(block)))
+        end = block.last_op
+        assert end is not None
+        seg = self._copy(seg, ip, self.plan.edge_copies(self.plan.exit_edges.get(block)), end)
         self._close(seg, ip)
 
     def _emit_block(self, ops: list[Operation], ip: InsertPoint) -> _Segment | None:
@@ -339,13 +473,16 @@ class Emitter(_Lifted):
         r, plan = self.r, self.plan
         seg: _Segment | None = None
         for op in ops:
+            if self.debug:
+                self._loc = op.location
             if is_control_barrier(op):
                 self._close(seg, ip)
                 seg = None
                 assert isinstance(op, mux.WorkGroupBarrierOp)
-                Rewriter.insert_op(mux.MemBarrierOp(op.scope.data, op.semantics_value()), ip)
+                self._insert_like(op, mux.MemBarrierOp(op.scope.data, op.semantics_value()), ip)
+                self.boundary = op.location
             elif op in r.lifted:
-                seg = self._copy(seg, ip, plan.edge_copies(plan.entry_edges.get(op)))
+                seg = self._copy(seg, ip, plan.edge_copies(plan.entry_edges.get(op)), op)
                 self._close(seg, ip)
                 seg = None
                 self._emit_lifted(op, ip)
@@ -369,7 +506,7 @@ class Emitter(_Lifted):
             elif any(op is a for a in plan.shared_allocas):
                 continue
             else:
-                seg = self._open(seg, ip)
+                seg = self._open(seg, ip, op)
                 for v in free_values(op):
                     self._import(seg, v)
                 self._clone_into(seg, op, define=True)

@@ -78,6 +78,21 @@ class NestFactory(ABC):
         return alloca.memref
 
 
+#: the module attribute of debug builds (``lowering/locations.py``'s ``DEBUG_ATTR``, a layer
+#: above this one)
+DEBUG_ATTR = "xmux.debug"
+
+
+def debug_build(op: Operation | None) -> bool:
+    """``op`` is inside a module built with debug info: work-item loops then describe the
+    values that live across barriers at their per-work-item storage in every region."""
+    while op is not None:
+        if DEBUG_ATTR in op.attributes:
+            return True
+        op = op.parent_op()
+    return False
+
+
 class Unstructured(Exception):
     """Control flow with barriers that fission cannot lift (use region dispatch)."""
 

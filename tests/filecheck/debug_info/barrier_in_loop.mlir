@@ -2,10 +2,10 @@
 
 // A debug build of a kernel with a barrier inside a loop: each op's line and column reach
 // the LLVM IR through work-item-loops and the lowering as DILocations in the kernel's
-// DISubprogram; arguments and named values are DILocalVariables in stack slots.
-// (Not yet: the lines of the scf.for (8), the barriers (10, 13) and scf.yield (14), which
-// work-item-loops rebuilds; %acc, which lives across the barriers in its per-work-item
-// storage, is not described.)
+// DISubprogram; arguments and named values are DILocalVariables in stack slots. The ops
+// work-item-loops rebuilds keep their lines too: the scf.for (17), the barriers (19, 22),
+// the scf.yield (23, the loop's latch); %acc, kept per work-item across the barriers, is
+// a variable read from its storage for each work-item (barrier_storage.mlir has more).
 
 func.func @k(%a: memref<?xf32>, %t: memref<8xf32, 3>, %n: index)
     attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 8, 1, 1>} {
@@ -55,5 +55,10 @@ func.func @k(%a: memref<?xf32>, %t: memref<8xf32, 3>, %n: index)
 // CHECK-DAG:  !DILocation(column: 3, line: 16, scope: ![[K]])
 // CHECK-DAG:  !DILocation(column: 5, line: 18, scope: ![[K]])
 // CHECK-DAG:  !DILocation(column: 5, line: 21, scope: ![[K]])
+// CHECK-DAG:  !DILocation(column: 3, line: 17, scope: ![[K]])
+// CHECK-DAG:  !DILocation(column: 5, line: 19, scope: ![[K]])
+// CHECK-DAG:  !DILocation(column: 5, line: 22, scope: ![[K]])
+// CHECK-DAG:  !DILocation(column: 5, line: 23, scope: ![[K]])
+// CHECK-DAG:  !DILocalVariable(file: ![[FILE]], line: 10, name: "acc", scope: ![[K]], type: ![[F32]])
 // CHECK-DAG:  !DILocation(column: 3, line: 25, scope: ![[K]])
 // CHECK-DAG:  !DILocation(column: 3, line: 26, scope: ![[K]])
