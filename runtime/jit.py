@@ -71,7 +71,10 @@ __all__ = [
     "clear_memory_cache",
     "compile_ir",
     "default_cache_dir",
+    "host_cpu",
     "load_cached",
+    "load_object",
+    "module_at",
     "optimized_ir",
     "register_symbol",
     "target_fingerprint",
@@ -87,6 +90,9 @@ _lock = threading.RLock()
 _target_lock = threading.RLock()
 _symbols_lock = threading.Lock()
 _memory: dict[str, JitModule] = {}
+#: entry address -> its module (``module_at``: a saved program finds the objects of the
+#: local-size variants its launchers built, whatever key they were compiled under)
+_by_address: dict[int, JitModule] = {}
 _registered: dict[str, int] = {}
 
 
@@ -569,7 +575,7 @@ class JitModule:
     ) -> None:
         t = _target()
         self.key = key
-        #: "compiled" (built now) or "disk" (loaded from the disk cache)
+        #: "compiled" (built now), "disk" (the disk cache) or "binary" (``xmux.load``)
         self.source = source
         self.object_code = obj
         self._record = record
@@ -606,7 +612,13 @@ class JitModule:
                         f"no exported symbol '{symbol}' in the compiled module (exports: {known})"
                     )
                 self._addresses[symbol] = addr
+                _by_address[addr] = self
             return addr
+
+    @property
+    def record(self) -> dict:
+        """The record stored with the object (``compile_ir``): what ``load_object`` takes."""
+        return dict(self._record)
 
     def __repr__(self) -> str:
         return f"<JitModule {self.key[:12]} ({self.source}) exports={self.exports}>"
@@ -776,6 +788,26 @@ def compile_ir(
         if directory is not None:
             _write_disk(directory, key, obj, record)
         return jm
+
+
+def load_object(obj: bytes, record: dict, key: str = "") -> JitModule:
+    """An object built by ``compile_ir`` (its ``record``), loaded as is: no parse, no
+    optimization (``xmux.load``). Its external symbols are checked first, as a disk hit's."""
+    with _lock:
+        _check_externals(list(record.get("externals", [])))
+        return JitModule(key or hashlib.sha256(obj).hexdigest(), obj, record, source="binary")
+
+
+def module_at(address: int) -> JitModule | None:
+    """The module whose exported symbol at ``address`` was looked up (``JitModule.address``)."""
+    return _by_address.get(address)
+
+
+def host_cpu() -> tuple[str, str, str]:
+    """(triple, CPU name, features) of the machine itself (not ``XMUX_CPU``'s model): what a
+    saved binary's code must run on."""
+    t = _target()
+    return t.triple, llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
 def clear_memory_cache() -> None:

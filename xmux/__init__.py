@@ -10,12 +10,13 @@ prog.kernel("vecadd")(a, b, c, global_size=(n,), local_size=(256,))
 from typing import TYPE_CHECKING
 
 from xmux.abi import atfork as _atfork  # noqa: F401 - at-fork handlers, early
-from xmux.errors import LaunchError, NotSupportedError, XmuxError
+from xmux.abi.errors import LaunchError, NotSupportedError, XmuxError  # no xDSL: xmux.load
 from xmux.interpret import interpret  # eager: a lazy name would lose to the submodule's
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time ``__getattr__`` loads them
     from xmux.api import Kernel, LaunchProfile, Program, compile
     from xmux.arrays import aligned, empty, zeros
+    from xmux.binary import BinaryError, load
     from xmux.options import CompileOptions
     from xmux.runtime.checks import CheckError
     from xmux.runtime.counters import LaunchCounters
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time ``__getattr__`` loa
 #: names loaded on first use, so that ``xmux-opt`` (``xmux.cli``) does not pay for the
 #: compile API, numpy and the runtime at start-up: name → module
 _LAZY = {
+    "BinaryError": "xmux.binary",
     "CheckError": "xmux.runtime.checks",
     "CompileOptions": "xmux.options",
     "Kernel": "xmux.api",
@@ -37,6 +39,7 @@ _LAZY = {
     "aligned": "xmux.arrays",
     "compile": "xmux.api",
     "empty": "xmux.arrays",
+    "load": "xmux.binary",  # Program.save's binaries: no xDSL
     "parse": "xmux.stages:parse_source",  # module:attribute where the names differ
     "zeros": "xmux.arrays",
 }
@@ -64,6 +67,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BinaryError",
     "CheckError",
     "CompileOptions",
     "Kernel",
@@ -80,6 +84,7 @@ __all__ = [
     "counters",
     "empty",
     "interpret",
+    "load",
     "parse",
     "pipelines",
     "zeros",

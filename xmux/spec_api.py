@@ -91,7 +91,7 @@ class KernelTable(NotCopyable):
         return list(self.infos)
 
     def kernel(self, name: str):  # noqa: ANN201 - the target's kernel class
-        from xmux.errors import XmuxError
+        from xmux.abi.errors import XmuxError  # not xmux.errors: no xDSL on xmux.load
 
         if name not in self.infos:
             known = ", ".join(self.infos) or "none"

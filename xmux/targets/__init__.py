@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xmux.errors import XmuxError
+from xmux.abi.errors import XmuxError  # not xmux.errors: no xDSL on xmux.load
 from xmux.targets.base import Build, LaunchProfile, Target
 
 if TYPE_CHECKING:

@@ -9,7 +9,11 @@ docs/architecture.md, "Local-size variants and vector-width tuning".
 
 from __future__ import annotations
 
+import ast
+import json
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xmux.abi.kernel_layout import KernelInfo
@@ -18,7 +22,6 @@ from xmux.runtime import checks as _checks
 from xmux.runtime import spec_constants as _spec
 from xmux.runtime.launcher import KernelLauncher, Lowered, VariantSource
 from xmux.spec_api import KernelTable, NotCopyable, SpecConstantsAPI
-from xmux.targets import driver
 from xmux.targets.base import Build, LaunchProfile
 
 if TYPE_CHECKING:
@@ -66,6 +69,7 @@ class CpuTarget:
 
     def cache_key(self, options: CompileOptions, source_text: str) -> str | None:
         from xmux.runtime.jit import target_fingerprint
+        from xmux.targets import driver  # here: it imports xmux.errors (xDSL's)
 
         return driver.cache_key(self, options, source_text, target_fingerprint())
 
@@ -105,6 +109,9 @@ class CpuTarget:
         prog.tune = bool(options.tune)
         if options.specialize:
             prog._source = (build.source, build.passes, build.key, build.disk_cache)
+        if options.pipeline is None:  # a saved binary rebuilds variants with these
+            prog._code_options = {f.name: getattr(options, f.name) for f in fields(options)
+                                  if f.metadata["code"] and f.name != "pipeline"}
         return prog
 
 
@@ -195,6 +202,115 @@ class Program(KernelTable, SpecConstantsAPI):
         self._source: tuple[object, object, str | None, bool] | None = None
         #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
         self.tune = True
+        #: the host code's kernel table (``mux.launch`` index -> kernel name): given by
+        #: ``xmux.load``, else computed from the source on first ``run_main``
+        self._host_table: list[str] | None = None
+        #: the options that shape the code (``CompileOptions`` fields with ``code``), for a
+        #: binary's variants rebuilt from its source; None: a user's pipeline (not saved)
+        self._code_options: dict[str, object] | None = None
+
+    def save(self, path: str | Path, *, source: bool = True) -> None:
+        """Write this program as one binary file (``runtime/binary.py``; docs/architecture.md,
+        "Program binaries") that ``xmux.load(path)`` runs without xDSL or a compile: the
+        program's object, the object of every local-size variant and specialization built so
+        far, the kernels' metadata, the specialization-constant table and values, the target
+        and its CPU features. ``source``: keep the source text too (when the program has it),
+        so that a loaded program builds the variants it lacks (then importing xDSL)."""
+        from xmux.runtime import binary
+        from xmux.runtime.jit import host_target, module_at
+
+        t = host_target()
+        jit = self.jit
+        objects: list[dict] = [{"role": "program", "record": jit.record}]  # type: ignore[attr-defined]
+        blobs: list[bytes] = [jit.object_code]  # type: ignore[attr-defined]
+        for name, kernel in self._kernels.items():
+            for local, built in kernel._launcher.variants.built.items():
+                module = module_at(_address(_settled_entry(built)))
+                if module is not None and module is not jit:
+                    objects.append({"role": "variant", "kernel": name, "local_size": list(local),
+                                    "record": module.record})
+                    blobs.append(module.object_code)
+        spec = None
+        if self._spec is not None:
+            table = self._spec.table
+            spec = {
+                "table": json.loads(table.to_json()),
+                "values": {k: v.hex() for k, v in self._spec.values.items()},
+                # for readers of the file (sycl-post-link's sets); ``table`` is what loads
+                "property_sets": binary.jsonable(table.property_sets()),
+            }
+            for values, module in self._spec._modules.items():
+                if isinstance(values, bytes):  # a value set's specialization (not a variant's)
+                    objects.append({"role": "spec", "values": values.hex(),
+                                    "record": module.record})  # type: ignore[attr-defined]
+                    blobs.append(module.object_code)  # type: ignore[attr-defined]
+            # a variant specialized for a value set (native mode): tag "kernel/(local size)"
+            for (tag, values), built in self._spec._variant_entries.items():
+                module = module_at(_address(_settled_entry(built)))
+                name, _, local = tag.partition("/")
+                if module is not None and name in self.infos:
+                    objects.append({"role": "spec-variant", "kernel": name, "values": values.hex(),
+                                    "local_size": list(ast.literal_eval(local)),
+                                    "record": module.record})
+                    blobs.append(module.object_code)
+        text = self._source[0] if self._source is not None else None
+        host = None
+        if "main" in jit.exports:  # type: ignore[attr-defined]
+            table_ = self._host_table
+            if table_ is None and isinstance(text, str):
+                table_ = self._kernel_table()
+            host = {"entry": "main", "kernel_table": table_}
+        from xmux.runtime.jit import target_fingerprint
+
+        notes = {
+            "format": "xmux-binary",
+            "abi_version": binary.ABI_VERSION,
+            "xmux_version": binary.xmux_version(),
+            "target": {"name": "cpu", "triple": t.triple, "cpu": t.chip,
+                       "features": t.features, "vector_bits": t.vector_bits,
+                       "fingerprint": target_fingerprint()},
+            "kernels": [i.to_json() for i in self.infos.values()],
+            "program": {"threads": self.threads, "checks": self.checks, "tune": self.tune},
+            "spec": spec,
+            "host": host,
+            # the source only with the options that rebuild its code: no user pipeline
+            "source": text if source and isinstance(text, str) and self._code_options
+            is not None else None,
+            "options": self._code_options,
+            "cache_key": self._source[2] if self._source is not None else None,
+            "objects": objects,
+        }
+        binary.write(path, notes, blobs)
+
+    def run_main(self, entry: str = "main") -> None:
+        """Run the module's host function ``@entry`` (as ``xmux-run`` does): its
+        ``mux.launch``es run this program's kernels."""
+        from xmux.abi.errors import LaunchError, XmuxError
+        from xmux.runtime.host_symbols import call_host
+
+        if entry not in self.jit.exports:  # type: ignore[attr-defined]
+            raise XmuxError(f"no host function @{entry} in this program")
+        host = _Host(self, self._host_table or self._kernel_table())
+        call_host(host, self.jit.address(entry))  # type: ignore[attr-defined]
+        if host.errors:
+            first = host.errors[0]
+            if isinstance(first, XmuxError):
+                raise first
+            raise LaunchError(f"kernel launch failed: {first}") from first
+
+    def _kernel_table(self) -> list[str]:
+        """The host code's kernel table, from the source: the pipeline run again (xDSL)."""
+        from xmux.abi.errors import XmuxError
+        from xmux.dialects import attrs
+        from xmux.stages import parse, run_pipeline
+
+        if self._source is None or not isinstance(self._source[0], str):
+            raise XmuxError("this program has no source text to find its host code's kernels")
+        text, pipeline, _, _ = self._source
+        module = parse(text)
+        run_pipeline(module, pipeline() if callable(pipeline) else pipeline)  # type: ignore[arg-type]
+        self._host_table = attrs.get_kernel_table(module)
+        return self._host_table
 
     def _variant_source(self, info: KernelInfo) -> VariantSource | None:
         """How the launcher builds ``info``'s local-size variants (None: it builds none)."""
@@ -228,6 +344,49 @@ class Program(KernelTable, SpecConstantsAPI):
             _keep_only_kernel(module, info.name)
         ir_text = compile_to_llvm_ir(module, pipeline)[0]
         return Lowered(ir_text, tuning.width_dependent(module))
+
+
+class _Host:
+    """The host program ``call_host`` runs: each ``mux.launch`` of ``@main`` launches one of
+    the program's kernels through its generic entry (as ``xmux-run`` does)."""
+
+    def __init__(self, program: Program, table: list[str]) -> None:
+        self.program = program
+        self.table = table
+        self.errors: list[BaseException] = []
+
+    def _launch(self, index: int, packed: int, dim: int, g, loc, off) -> None:  # noqa: ANN001
+        from xmux.runtime import launch
+
+        if self.errors:
+            return
+        try:
+            info = self.program.infos[self.table[index]]
+            nd = launch.NDRange.of(info, [g[d] for d in range(dim)],
+                                   [loc[d] for d in range(dim)], [off[d] for d in range(dim)])
+            entry = abi.EntryHookFn(self.program.jit.address(info.symbol))  # type: ignore[attr-defined]
+            threads = self.program.threads or launch.default_threads()
+            launch.run_ndrange(entry, packed, nd, threads)
+            _checks.raise_pending()
+        except BaseException as e:  # noqa: BLE001 - reported after @main returns
+            self.errors.append(e)
+
+
+def _settled_entry(built: object) -> object:
+    """The entry a local-size variant runs: a tuner's choice (else its first build)."""
+    from xmux.runtime import tuning
+
+    if isinstance(built, tuning.BuildTuner):
+        chosen = built.chosen_entry
+        return chosen if chosen is not None else next(
+            (e for e in built._entries if e is not None), None)
+    return built
+
+
+def _address(entry: object) -> int:
+    import ctypes
+
+    return ctypes.cast(entry, ctypes.c_void_p).value or 0 if entry is not None else 0
 
 
 def _keep_only_kernel(module: ModuleOp, name: str) -> None:

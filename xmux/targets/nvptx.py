@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from xmux.abi.errors import LaunchError, NotSupportedError
@@ -30,7 +31,6 @@ from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
 from xmux.spec_api import KernelTable, NotCopyable, SpecConstantsAPI
-from xmux.targets import driver
 from xmux.targets.base import Build, LaunchProfile
 
 if TYPE_CHECKING:
@@ -72,6 +72,8 @@ class NvptxTarget:
 
     def cache_key(self, options: CompileOptions, source_text: str) -> str | None:
         import llvmlite
+
+        from xmux.targets import driver  # here: it imports xmux.errors (xDSL's)
 
         return driver.cache_key(self, options, source_text, f"llvmlite {llvmlite.__version__}")
 
@@ -185,6 +187,39 @@ class NvptxProgram(KernelTable, SpecConstantsAPI):
         self.source = ptx.source
         self._spec = spec
         self._gpu_spec = GpuSpec(spec, ptx.arch, _load) if spec is not None else None
+
+    def save(self, path: str | Path, *, source: bool = True) -> None:
+        """Write this program as one binary file that ``xmux.load(path)`` loads without xDSL
+        or LLVM (``runtime/binary.py``; docs/architecture.md, "Program binaries"): the PTX
+        (the program's blob), the kernels' metadata, the arch, the specialization-constant
+        table and values (native mode: each value set's PTX is built from the table's
+        template when a launch needs it, with llvmlite). ``source`` is accepted for the CPU
+        program's signature: an NVPTX program keeps no source."""
+        import json
+
+        import llvmlite
+
+        from xmux.runtime import binary
+
+        spec = None
+        if self._spec is not None:
+            table = self._spec.table
+            spec = {"table": json.loads(table.to_json()),
+                    "values": {k: v.hex() for k, v in self._spec.values.items()},
+                    "property_sets": binary.jsonable(table.property_sets())}
+        notes = {
+            "format": "xmux-binary",
+            "abi_version": binary.ABI_VERSION,
+            "xmux_version": binary.xmux_version(),
+            "target": {"name": "nvptx", "arch": self.arch,
+                       "fingerprint": f"nvptx|{self.arch}|llvmlite {llvmlite.__version__}"},
+            "kernels": [i.to_json() for i in self.infos.values()],
+            "spec": spec,
+            "source": None,
+            "cache_key": None,
+            "objects": [{"role": "program"}],
+        }
+        binary.write(path, notes, [self.ptx.encode()])
 
     def cuda_module(self) -> object:
         if self._module is None:
