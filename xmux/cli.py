@@ -224,6 +224,8 @@ def opt_main(argv: Sequence[str] | None = None) -> int:
 
 def run_main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if _c_emit(args):  # --emit obj|header: kernels for C (runtime/c_api.py)
+        return c_main(args)
     if "--interpret" in args:  # the reference interpreter instead of the JIT
         from xmux.interpret import main as interpret_main
 
@@ -232,3 +234,150 @@ def run_main(argv: Sequence[str] | None = None) -> int:
     from xmux.runner import main
 
     return main(args)
+
+
+# ---------------------------------------------------------------------------------------
+# xmux-run --emit obj|header: kernels for C programs (runtime/c_api.py)
+# ---------------------------------------------------------------------------------------
+
+C_EMITS = ("obj", "header")
+
+#: AArch64 CPUs by LLVM name (``--chip``); every one has NEON's 32 registers of 128 bits
+AARCH64_CHIPS = ("neoverse-v2", "neoverse-n1", "cortex-a72", "generic")
+AARCH64_TRIPLE = "aarch64-unknown-linux-gnu"
+
+
+def _c_emit(args: Sequence[str]) -> bool:
+    for i, a in enumerate(args):
+        if a == "--emit" and i + 1 < len(args) and args[i + 1] in C_EMITS:
+            return True
+        if a.startswith("--emit=") and a.split("=", 1)[1] in C_EMITS:
+            return True
+    return False
+
+
+def c_target(target: str, chip: str | None = None, features: str = "") -> object:
+    """The ``TargetDescription`` of ``--target`` for C: ``cpu`` (this host, or
+    ``XMUX_CPU``'s model) or an AArch64 triple (``aarch64-linux-gnu``,
+    ``aarch64-unknown-linux-gnu``) with ``chip`` (default ``neoverse-n1``)."""
+    from xmux.runtime.jit import TargetDescription, host_target
+
+    arch = target.split("-")[0]
+    if target in ("cpu", "host"):
+        host = host_target()
+        if chip is not None or features:
+            raise XmuxError("--chip / --features need a --target triple (e.g. aarch64-linux-gnu)")
+        return host
+    if arch in ("aarch64", "arm64"):
+        chip = chip or "neoverse-n1"
+        if chip not in AARCH64_CHIPS:
+            raise XmuxError(f"--chip for AArch64 must be one of {', '.join(AARCH64_CHIPS)}, "
+                            f"got {chip!r}")
+        parts = target.split("-")
+        triple = AARCH64_TRIPLE if len(parts) == 3 and parts[1] == "linux" else target
+        return TargetDescription(triple, chip, features, 128, 32)  # NEON
+    raise XmuxError(f"--target for --emit obj/header must be cpu or an aarch64 triple, "
+                    f"got {target!r}")
+
+
+def compile_for_c(source: str, target: object, fp_control: bool = True,
+                  name: str = "<source>") -> tuple[str, list, str]:
+    """The LLVM IR of ``source``'s kernels for ``target`` (a ``TargetDescription``), their
+    ``KernelInfo``s and the target features to build them with (the module's target after
+    the pipeline: disable-neon-attribute may add ``-neon``): host code dropped,
+    specialization constants at their defaults, each entry hook under
+    add-floating-point-control (``fp_control``: round to nearest even, no flush to zero,
+    the caller's mode restored on return; MXCSR on x86-64, FPCR on AArch64)."""
+    import dataclasses
+
+    from xmux import pipelines
+    from xmux.dialects import attrs
+    from xmux.kernel_info import collect_kernel_infos
+    from xmux.runtime.emit import emit_text
+    from xmux.stages import parse, run_pipeline
+    from xmux.transforms.add_floating_point_control import AddFloatingPointControlPass
+
+    module = parse(source, name)
+    passes = pipelines.cpu(target=target, fp_control=fp_control, declare_spec_leaves=False)
+    passes = [dataclasses.replace(p, ftz_daz=False)
+              if isinstance(p, AddFloatingPointControlPass) else p for p in passes]
+    run_pipeline(module, pipelines.complete(passes, target))
+    _drop_host_code(module)
+    infos = collect_kernel_infos(module)
+    if not infos:
+        raise XmuxError(
+            "the module has no entry-point kernel: mark one with attributes "
+            '{mux.kernel = "entry_point"}'
+        )
+    return emit_text(module), infos, attrs.get_target(module).features.data
+
+
+def _drop_host_code(module: ModuleOp) -> None:
+    """Erase what no entry hook reaches (``@main``, the launches in host code, their
+    runtime calls), after the pipeline: OpenACC regions become kernels only there
+    (drop-host-code's rule, rooted at the lowered entry points)."""
+    from xmux.dialects import attrs
+    from xmux.transforms.drop_host_code import _symbol_name, _uses
+
+    symbols = {n: o for o in module.ops if (n := _symbol_name(o)) is not None}
+    work = [n for e in attrs.launch_entries(module) if (n := _symbol_name(e)) is not None]
+    kept: set[str] = set()
+    while work:
+        sym = work.pop()
+        if sym in kept or sym not in symbols:
+            continue
+        kept.add(sym)
+        work.extend(_uses(symbols[sym]) - kept)
+    for sym, o in symbols.items():
+        if sym not in kept:
+            o.detach()
+            o.erase(drop_references=True)
+
+
+def c_main(argv: Sequence[str]) -> int:
+    """``xmux-run FILE --emit obj|header [-o OUT] [--target T --chip C]``."""
+    from pathlib import Path
+
+    ap = argparse.ArgumentParser(
+        prog="xmux-run",
+        description="Kernels for C: an object file (--emit obj) and the C header that "
+        "launches its kernels (--emit header); docs/architecture.md, 'Kernels from C'",
+    )
+    ap.add_argument("file", help="MLIR file with kernels (host code is dropped)")
+    ap.add_argument("--emit", choices=C_EMITS, required=True)
+    ap.add_argument("-o", "--output", help="output file (default: FILE's stem + .o / .h)")
+    ap.add_argument("--target", default="cpu",
+                    help="cpu (this host) or an AArch64 triple such as aarch64-linux-gnu")
+    ap.add_argument("--chip", default=None,
+                    help=f"the CPU of an AArch64 target: {', '.join(AARCH64_CHIPS)}")
+    ap.add_argument("--features", default="", help="LLVM target features (default: the chip's)")
+    ap.add_argument("--no-fp-control", action="store_true",
+                    help="run kernels in the caller's floating-point mode (default: the entry "
+                    "hooks save, set and restore MXCSR / FPCR)")
+    args = ap.parse_args(list(argv))
+    try:
+        from xmux.runtime import c_api
+        from xmux.sources import read_source_file
+
+        path = Path(args.file)
+        target = c_target(args.target, args.chip, args.features)
+        ir, infos, features = compile_for_c(read_source_file(path), target,
+                                            not args.no_fp_control, str(path))
+        if args.emit == "obj":
+            data: bytes = c_api.object_code(ir, infos, target.triple,  # type: ignore[attr-defined]
+                                            target.chip, features)  # type: ignore[attr-defined]
+            out = Path(args.output or path.with_suffix(".o").name)
+            out.write_bytes(data)
+        else:
+            about = f"{path.name} for {target.triple} ({target.chip})"  # type: ignore[attr-defined]
+            text = c_api.header(infos, f"XMUX_{path.stem}_H", about)
+            if args.output in (None, "-"):
+                sys.stdout.write(text)
+            else:
+                Path(args.output).write_text(text)
+    except Exception as e:
+        if not is_user_error(e):
+            raise
+        print(format_error(e), file=sys.stderr)
+        return 1
+    return 0

@@ -21,6 +21,7 @@ PASSES: dict[str, str] = {
     "define-check-failed-nvptx": "transforms:DefineCheckFailedNvptx",
     "define-mux-builtins": "transforms:DefineMuxBuiltinsPass",
     "define-mux-builtins-nvptx": "transforms:DefineMuxBuiltinsNvptxPass",
+    "disable-neon-attribute": "transforms:DisableNeonAttribute",
     "drop-host-code": "transforms:DropHostCode",
     "encode-kernel-metadata": "transforms:EncodeKernelMetadataPass",
     "expand-oacc-reductions": "transforms:ExpandOaccReductions",

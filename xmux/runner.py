@@ -196,7 +196,7 @@ def _emit(file: str, target: str, what: str, debug: bool = False) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="xmux-run", description=__doc__.splitlines()[0])
     ap.add_argument("file", help="MLIR file with kernels and a host func.func @main")
     ap.add_argument("--threads", type=int, default=None, help="worker threads (default: cores)")
@@ -238,9 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument(
         "--emit",
-        choices=("ptx", "llvm"),
+        choices=("ptx", "llvm", "obj", "header"),
         help="print the kernels' target code instead of running @main: PTX (--target nvptx) "
-        "or the LLVM IR of the target (no @main needed)",
+        "or the LLVM IR of the target (no @main needed); obj / header: an object file (-o) "
+        "and its C header for C programs, also for --target aarch64-linux-gnu [--chip C] "
+        "(xmux/cli.py c_main, docs/architecture.md 'Kernels from C')",
     )
     ap.add_argument(
         "--debug",
@@ -248,7 +250,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="DWARF debug info from the MLIR locations: gdb breaks at .mlir lines of kernels "
         "and host code (XMUX_OPT_LEVEL=0 for -O0; docs/debugging.md)",
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     if args.emit:
         return _emit(args.file, args.target, args.emit, args.debug)
     try:

@@ -1,6 +1,6 @@
 // RUN: xmux-opt %s -p 'add-floating-point-control{arch=x86_64}' | filecheck %s
 // RUN: xmux-opt %s -p 'add-floating-point-control{arch=x86_64 ftz-daz=false}' | filecheck %s --check-prefix=NOFTZ
-// RUN: xmux-opt %s -p 'add-floating-point-control{arch=aarch64}' | filecheck %s --check-prefix=OTHER
+// RUN: xmux-opt %s -p 'add-floating-point-control{arch=riscv64}' | filecheck %s --check-prefix=OTHER
 
 // Entry hooks save MXCSR, run the kernel with round-to-nearest and FTZ|DAZ (bits 15, 6),
 // and restore MXCSR before every return. Other functions are left alone: with an entry
