@@ -25,8 +25,9 @@ As a picture (``--plot``; needs matplotlib)::
 
 the roofs (FMA peaks at 512 and 256 bits, triad and read-only bandwidth) on log-log axes of
 arithmetic intensity and GFLOP/s, each kernel placed at xmux's achieved GFLOP/s. Without
-matplotlib the same points go to ``roofline.csv`` beside the requested file, and a table to
-stdout.
+matplotlib an .svg is still drawn (``plot_svg``: the same roofs and points, written by hand),
+other formats are not; the points also go to ``roofline.csv`` beside the requested file, and
+a table to stdout.
 """
 
 from __future__ import annotations
@@ -279,6 +280,75 @@ def plot(r: Roofline, out: Path) -> bool:
     return True
 
 
+def plot_svg(r: Roofline, out: Path) -> None:
+    """The roofline as an SVG written by hand (no matplotlib): log-log axes of arithmetic
+    intensity and GFLOP/s, the roofs as polylines, each kernel a labelled point."""
+    import math
+    from xml.sax.saxutils import escape
+
+    w, h, left, right, top, bottom = 860, 560, 70, 250, 40, 50
+    ais = [p[1] for p in r.points] or [1.0]
+    x0, x1 = min(min(ais) / 4, 0.02), max(max(ais) * 4, 200)
+    gf = [p[2] for p in r.points] + [r.fma512]
+    y0, y1 = min(min(gf) / 4, x0 * r.read_gbs), max(gf) * 2
+
+    def px(x: float) -> float:
+        return left + (math.log10(x / x0) / math.log10(x1 / x0)) * (w - left - right)
+
+    def py(y: float) -> float:
+        return h - bottom - (math.log10(y / y0) / math.log10(y1 / y0)) * (h - top - bottom)
+
+    def roof(peak: float, bw: float) -> str:
+        xs = [x0 * (x1 / x0) ** (i / 100) for i in range(101)]
+        return " ".join(f"{px(x):.1f},{py(min(peak, x * bw)):.1f}" for x in xs)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+             'font-family="sans-serif" font-size="11">',
+             f'<rect width="{w}" height="{h}" fill="white"/>',
+             f'<text x="{left}" y="20" font-size="12">xmux roofline — {escape(r.source)}</text>']
+    for exp in range(math.floor(math.log10(x0)), math.ceil(math.log10(x1)) + 1):
+        if x0 <= 10**exp <= x1:
+            x = px(10**exp)
+            parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{h - bottom}" '
+                         'stroke="#ddd"/>')
+            parts.append(f'<text x="{x:.1f}" y="{h - bottom + 15}" text-anchor="middle">'
+                         f'{10**exp:g}</text>')
+    for exp in range(math.floor(math.log10(y0)), math.ceil(math.log10(y1)) + 1):
+        if y0 <= 10**exp <= y1:
+            y = py(10**exp)
+            parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{w - right}" y2="{y:.1f}" '
+                         'stroke="#ddd"/>')
+            parts.append(f'<text x="{left - 5}" y="{y + 4:.1f}" text-anchor="end">'
+                         f'{10**exp:g}</text>')
+    parts.append(f'<text x="{(left + w - right) / 2}" y="{h - 12}" text-anchor="middle">'
+                 'arithmetic intensity (flop / byte)</text>')
+    parts.append(f'<text x="16" y="{(top + h - bottom) / 2}" text-anchor="middle" '
+                 f'transform="rotate(-90 16 {(top + h - bottom) / 2})">GFLOP/s (xmux)</text>')
+    roofs = [(r.fma512, r.triad_gbs, "black", "", f"FMA 512-bit {r.fma512:.0f} GFLOP/s, "
+              f"triad {r.triad_gbs:.0f} GB/s"),
+             (r.fma256, r.triad_gbs, "black", "6,4", f"FMA 256-bit {r.fma256:.0f} GFLOP/s"),
+             (r.fma512, r.read_gbs, "gray", "2,3", f"read-only sum {r.read_gbs:.0f} GB/s")]
+    for i, (peak, bw, color, dash, label) in enumerate(roofs):
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-dasharray="{dash}" '
+                     f'points="{roof(peak, bw)}"/>')
+        ly = top + 15 + 16 * i
+        parts.append(f'<line x1="{w - right + 10}" y1="{ly - 4}" x2="{w - right + 35}" '
+                     f'y2="{ly - 4}" stroke="{color}" stroke-dasharray="{dash}"/>')
+        parts.append(f'<text x="{w - right + 40}" y="{ly}">{escape(label)}</text>')
+    colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+    for i, (name, ai, gflops, bits) in enumerate(r.points):
+        bound, _ = _bound(r, name, ai, bits)
+        c = colors[i % len(colors)]
+        parts.append(f'<circle cx="{px(ai):.1f}" cy="{py(gflops):.1f}" r="5" fill="{c}" '
+                     f'fill-opacity="0.8"><title>{escape(name)}</title></circle>')
+        ly = top + 75 + 16 * i
+        parts.append(f'<circle cx="{w - right + 22}" cy="{ly - 4}" r="5" fill="{c}"/>')
+        parts.append(f'<text x="{w - right + 40}" y="{ly}">{escape(name)}: {gflops:.1f} '
+                     f'GFLOP/s, {gflops / bound * 100:.0f}%</text>')
+    parts.append("</svg>")
+    out.write_text("\n".join(parts) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="the bench's roofline as a picture")
     ap.add_argument("--plot", metavar="OUT.svg", required=True,
@@ -296,7 +366,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     csv_path = out.with_suffix(".csv")
     write_csv(r, csv_path)
-    print(f"matplotlib not installed (pip install matplotlib): wrote {csv_path} instead")
+    if out.suffix == ".svg":
+        plot_svg(r, out)
+        print(f"wrote {out} (drawn without matplotlib) and {csv_path}")
+    else:
+        print(f"matplotlib not installed (pip install matplotlib): wrote {csv_path} instead "
+              f"(without it only .svg is drawn)")
     print(f"roofs: triad {r.triad_gbs:.1f} GB/s, read {r.read_gbs:.1f} GB/s, FMA "
           f"{r.fma512:.0f} (512-bit) / {r.fma256:.0f} (256-bit) GFLOP/s")
     for name, ai, gflops, bits in r.points:

@@ -124,11 +124,22 @@ def test_roofline_without_matplotlib_writes_csv(tmp_path, monkeypatch, capsys):
         return real(name, *a, **k)
 
     monkeypatch.setattr(builtins, "__import__", no_mpl)
-    assert rl.main(["--plot", str(tmp_path / "roofline.svg")]) == 0
-    assert not (tmp_path / "roofline.svg").exists()
+    assert rl.main(["--plot", str(tmp_path / "roofline.png")]) == 0
+    assert not (tmp_path / "roofline.png").exists()
     rows = (tmp_path / "roofline.csv").read_text().splitlines()
     assert rows[0].startswith("kernel,flop_per_byte") and len(rows) > 2
     assert "matplotlib not installed" in capsys.readouterr().out
+    # an .svg is drawn by hand: the roofs and one point per kernel
+    assert rl.main(["--plot", str(tmp_path / "roofline.svg")]) == 0
+    svg = (tmp_path / "roofline.svg").read_text()
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f"{ns}polyline")) == 3
+    titles = [t.text for t in root.iter(f"{ns}title")]
+    assert titles == [p[0] for p in rl.from_results_md().points] and len(titles) > 2
+    assert "drawn without matplotlib" in capsys.readouterr().out
 
 
 def test_roofline_picture(tmp_path):
