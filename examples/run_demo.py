@@ -5,8 +5,8 @@ rebuilds the same inputs with numpy and computes the result independently.
 
 Then two pictures go to build/demo/ (paths printed): the work-item-loops plan of the tiled
 matmul (`xmux-opt --view-plan`: .dot, and .svg when Graphviz's `dot` is installed) and the
-bench's roofline from its stored numbers (`bench/roofline.py --plot`: .svg with matplotlib,
-else .csv and a table).
+bench's roofline from its stored numbers (`bench/roofline.py --plot`: .svg, drawn by
+matplotlib when installed, else by hand; .csv and a table beside it).
 """
 
 from __future__ import annotations
