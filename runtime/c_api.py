@@ -136,7 +136,8 @@ enum {
 #define XMUX_E_LOCAL_SIZE (-3)      /* a local size of 0, above the global size, or one the
                                        kernel cannot take (reqd_work_group_size, vector width,
                                        work-group collectives, static local memory) */
-#define XMUX_E_THREADS (-4)         /* threads of 0, or a thread that could not start */
+#define XMUX_E_THREADS (-4)         /* threads < 1 or above the most; a thread that
+                                       cannot start is no error: its slices run here */
 #define XMUX_MAX_INDEX 0x7fffffffffffffffULL
 
 typedef void (*xmux_entry_hook_t)(void *args, int64_t *sched);
@@ -212,7 +213,7 @@ static inline int xmux_run_threads_(xmux_entry_hook_t hook, void *args,
   }
   for (t = 1; t < threads; ++t) {
     if (pthread_create(&ids[t], 0, xmux_run_slice_, &slices[t]) != 0) {
-      status = XMUX_E_THREADS; /* the slices of the threads that did not start run here */
+      status = XMUX_E_THREADS; /* a flag only: these slices run here, the launch completes */
       break;
     }
     started = t;
