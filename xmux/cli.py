@@ -25,6 +25,11 @@ class XmuxOptMain(xDSLOptMain):
 
         register_dialects(self.ctx)  # upstream-syntax gpu / memref in place of xDSL's
 
+    def register_all_passes(self) -> None:
+        from xmux.registry import all_passes
+
+        self.available_passes.update(all_passes())  # the one registry of xmux.pipelines
+
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -88,8 +93,10 @@ class XmuxOptMain(xDSLOptMain):
                 print("\n\n\n")
             start = time.perf_counter()
 
+        from xmux.registry import parse_pipeline
+
         try:
-            self.pipeline = PassPipeline.parse_spec(self.available_passes, args.passes, callback)
+            self.pipeline = parse_pipeline(args.passes, callback)
         except Exception as e:  # option parsing raises plain ValueErrors etc.
             raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
         if args.view_plan is not None:

@@ -79,12 +79,11 @@ OACC_EXPANSIONS = OACC_TARGETS = ("cpu", "host")
 
 
 def make_pass(name: str, **options: object) -> ModulePass:
-    from xmux.registry import get_all_passes
+    """The pass ``name`` (xmux's, xDSL's or an ``xdsl.universe`` plugin's) with ``options``;
+    an unknown name is an ``XmuxError`` suggesting the closest known one."""
+    from xmux.registry import pass_class
 
-    passes = get_all_passes()
-    if name not in passes:
-        raise KeyError(f"unknown pass '{name}'; known: {', '.join(sorted(passes))}")
-    return passes[name]()(**options)
+    return pass_class(name)(**options)
 
 
 def valid_vector_width(w: object) -> bool:
@@ -310,15 +309,13 @@ def for_target(target: str, **options: object) -> list[ModulePass]:
 
 
 def parse(text: str) -> list[ModulePass]:
-    """The passes of a textual pipeline, as ``xmux-opt -p`` takes it:
-    ``parse("lower-spec-constants{mode=emulated},convert-to-llvm")``."""
-    from xdsl.passes import PassPipeline
-
+    """The passes of a textual pipeline, as ``xmux-opt -p`` takes it (xmux's, xDSL's and
+    plugins' passes): ``parse("lower-spec-constants{mode=emulated},convert-to-llvm")``."""
     from xmux.errors import XmuxError
-    from xmux.registry import get_all_passes
+    from xmux.registry import parse_pipeline
 
     try:
-        return list(PassPipeline.parse_spec(get_all_passes(), text).passes)
+        return list(parse_pipeline(text).passes)
     except Exception as e:  # noqa: BLE001 - xDSL raises several kinds for a bad spec
         raise XmuxError(f"cannot parse the pipeline {text!r}: {e}") from None
 

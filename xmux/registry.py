@@ -8,18 +8,20 @@ checks the table and for ``--help``.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import inspect
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from xdsl.context import Context
 from xdsl.ir import Dialect
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 
 from xmux.dialects import xdsl_compat
+from xmux.errors import XmuxError
 from xmux.pass_table import PASSES, pass_path
 
 # xDSL's memref / scf / vector as upstream writes them, before any context loads them; the acc
@@ -89,6 +91,43 @@ def _load_pass(name: str) -> type[ModulePass]:
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name → factory of its class; a factory imports the pass's module on first call."""
     return {name: (lambda n=name: _load_pass(n)) for name in PASSES}
+
+
+@cache
+def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass a pipeline may name (``xmux-opt -p``, ``pipeline="..."``, ``pipelines``):
+    xDSL's and every ``xdsl.universe`` plugin's, xmux's table taking precedence for its names.
+    Factories only: no pass module is imported until a pipeline names the pass."""
+    from xdsl.universe import Universe
+
+    return {**Universe.get_multiverse().all_passes, **get_all_passes()}
+
+
+def unknown_pass(name: str, known: Iterable[str]) -> XmuxError:
+    """The error for a pass name no registry knows: the name, and the closest known one."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return XmuxError(f"unknown pass '{name}'{hint}")
+
+
+def pass_class(name: str) -> type[ModulePass]:
+    """The class of the pass ``name`` (xmux's, xDSL's or a plugin's)."""
+    passes = all_passes()
+    if name not in passes:
+        raise unknown_pass(name, passes)
+    return passes[name]()
+
+
+def parse_pipeline(text: str, callback: PassPipelineCallbackType | None = None) -> PassPipeline:
+    """The ``PassPipeline`` of a textual pipeline over ``all_passes()``; an unknown name is an
+    ``XmuxError`` naming it (and the closest known name), other faults xDSL's exceptions."""
+    from xdsl.utils.arg_spec import parse_pipeline as parse_specs
+
+    passes = all_passes()
+    for spec in parse_specs(text):
+        if spec.name not in passes:
+            raise unknown_pass(spec.name, passes)
+    return PassPipeline.parse_spec(passes, text, callback)
 
 
 def register_dialects(ctx: Context) -> None:

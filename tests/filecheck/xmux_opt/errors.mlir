@@ -1,10 +1,13 @@
 // Bad pipelines and bad IR give one clear line, not a traceback.
 // RUN: not xmux-opt %s -p 'nosuchpass' 2>&1 | filecheck %s --check-prefix=PASS
+// RUN: not xmux-opt %s -p 'canonicalize,work-item-loop' 2>&1 | filecheck %s --check-prefix=TYPO
 // RUN: not xmux-opt %s -p 'encode-kernel-metadata{kernel-name=k local-sizes=a}' 2>&1 | filecheck %s --check-prefix=OPT
 // RUN: not xmux-opt %s -p 'encode-kernel-metadata{kernel-name=nope}' 2>&1 | filecheck %s --check-prefix=KERNEL
 
-// PASS: error: invalid pass pipeline 'nosuchpass': Unrecognized passes: ['nosuchpass']
+// PASS: error: invalid pass pipeline 'nosuchpass': unknown pass 'nosuchpass'
 // PASS-NOT: Traceback
+// TYPO: error: invalid pass pipeline 'canonicalize,work-item-loop': unknown pass 'work-item-loop'; did you mean 'work-item-loops'?
+// TYPO-NOT: Traceback
 // OPT: error: invalid pass pipeline {{.*}}local-sizes=a
 // OPT-NOT: Traceback
 // KERNEL: nope
