@@ -82,6 +82,8 @@ def _size_array(b: _Builder, values: tuple[SSAValue, ...], fill: int) -> SSAValu
 
 @dataclass(frozen=True)
 class ConvertMuxLaunch(ModulePass):
+    """Lower host-side ``mux.launch`` to a call of the runtime's ``xmux_launch``."""
+
     name = "convert-mux-launch"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -35,6 +35,8 @@ from xmux.dialects.target import DEFAULT_TARGET, TargetAttr
 
 @dataclass(frozen=True)
 class AttachTarget(ModulePass):
+    """Attach the target machine its options describe to the module (``xmux.target``)."""
+
     name = "attach-target"
 
     #: the LLVM target triple

@@ -164,7 +164,7 @@ def _compute() -> tuple[type[Operation], ...]:
 
 @dataclass(frozen=True)
 class ConvertAccToOacc(ModulePass):
-    """OpenACC ``acc.parallel`` regions -> NDRange kernels with ``oacc`` builtins."""
+    """Convert OpenACC ``acc.parallel`` regions to NDRange kernels with ``oacc`` builtins."""
 
     name = "convert-acc-to-oacc"
 

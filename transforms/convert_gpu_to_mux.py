@@ -271,7 +271,7 @@ def _convert_space(t: Attribute) -> Attribute:
 
 @dataclass(frozen=True)
 class ConvertGpuToMux(ModulePass):
-    """Upstream ``gpu`` kernels / launches / host ops -> mux kernels and ``mux.launch``."""
+    """Convert upstream ``gpu`` kernels, launches and host ops to mux kernels and launches."""
 
     name = "convert-gpu-to-mux"
 

@@ -106,7 +106,7 @@ def _global_name(spec_id: int) -> str:
 
 @dataclass(frozen=True)
 class ConvertSpecToLLVM(ModulePass):
-    """spec.constant → loads of per-leaf constant globals; composites → insertvalue chains."""
+    """Lower ``spec.constant`` to loads of per-leaf constant globals and insertvalue chains."""
 
     name = "convert-spec-to-llvm"
 

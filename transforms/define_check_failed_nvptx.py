@@ -70,7 +70,7 @@ def site_messages(module: ModuleOp) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class DefineCheckFailedNvptx(ModulePass):
-    """``xmux_check_failed`` recording into a device global (module docstring)."""
+    """Define ``xmux_check_failed`` in the GPU module, recording a failure in a device global."""
 
     name = "define-check-failed-nvptx"
 

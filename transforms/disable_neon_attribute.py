@@ -77,8 +77,9 @@ def _without_neon(features: str) -> str:
 
 @dataclass(frozen=True)
 class DisableNeonAttribute(ModulePass):
-    """AArch64: mark every function ``-neon`` when a vector i64 → f32 conversion would
-    round twice (no-op elsewhere)."""
+    """On AArch64, mark every function ``-neon`` if a vector i64 → f32 conversion is present.
+
+    NEON would round that conversion twice; for other targets the pass does nothing."""
 
     name = "disable-neon-attribute"
 

@@ -211,8 +211,9 @@ def uses_capacity_buffer(module: ModuleOp, kernel: func.FuncOp) -> bool:
 
 @dataclass(frozen=True)
 class ExpandOaccReductions(ModulePass):
-    """Expand the oacc builtins of OpenACC kernels for one thread (host), the thread pool
-    (cpu) or an NVIDIA GPU (ptx)."""
+    """Expand the oacc builtins of OpenACC kernels for the host, the thread pool or a GPU.
+
+    ``expansion``: one thread (host), the thread pool (cpu) or an NVIDIA GPU (ptx)."""
 
     name = "expand-oacc-reductions"
 

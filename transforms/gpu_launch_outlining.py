@@ -102,7 +102,7 @@ def _constant_sizes(values: tuple[SSAValue, ...]) -> list[int] | None:
 
 @dataclass(frozen=True)
 class GpuLaunchOutlining(ModulePass):
-    """``gpu.launch`` -> ``gpu.module`` + ``gpu.func`` kernel + ``gpu.launch_func``."""
+    """Outline each ``gpu.launch`` into a ``gpu.func`` kernel and a ``gpu.launch_func``."""
 
     name = "gpu-launch-outlining"
 

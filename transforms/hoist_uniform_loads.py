@@ -136,6 +136,8 @@ def _is_work_item_loop_nest_level(loop: scf.ForOp) -> bool:
 
 @dataclass(frozen=True)
 class HoistUniformLoads(ModulePass):
+    """Hoist loads of work-group-invariant memory out of the work-item loops."""
+
     name = "hoist-uniform-loads"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -283,7 +283,7 @@ def reached(module: ModuleOp) -> list[func.FuncOp]:
 
 @dataclass(frozen=True)
 class InsertBoundsChecks(ModulePass):
-    """Bounds and division checks in kernel and host code (module docstring)."""
+    """Insert the checking mode's bounds and division checks into kernel and host code."""
 
     name = "insert-bounds-checks"
 

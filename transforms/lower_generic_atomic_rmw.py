@@ -87,7 +87,7 @@ def lower(op: GenericAtomicRMWOp) -> None:
 
 @dataclass(frozen=True)
 class LowerGenericAtomicRMW(ModulePass):
-    """memref.generic_atomic_rmw -> a cmpxchg loop around its body."""
+    """Lower ``memref.generic_atomic_rmw`` to a cmpxchg loop around its body."""
 
     name = "lower-generic-atomic-rmw"
 

@@ -128,7 +128,7 @@ def _value(b: list[Operation], word: SSAValue | None, kind: str, slot: str) -> S
 
 @dataclass(frozen=True)
 class LowerGpuPrintfNvptx(ModulePass):
-    """Host printer calls → ``vprintf`` (module docstring)."""
+    """Rewrite the kernels' host printer calls as calls of CUDA's ``vprintf``."""
 
     name = "lower-gpu-printf-nvptx"
 

@@ -47,7 +47,7 @@ from xmux.transforms.insert_bounds_checks import Sites, declare_check_fn, reache
 
 @dataclass(frozen=True)
 class LowerKernelAsserts(ModulePass):
-    """``cf.assert`` in kernel code → a reported failure (module docstring)."""
+    """Lower ``cf.assert`` in kernel code to a failure reported to Python, not an abort."""
 
     name = "lower-kernel-asserts"
 

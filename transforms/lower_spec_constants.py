@@ -381,7 +381,7 @@ def _pass_defaults_to_host_launches(
 
 @dataclass(frozen=True)
 class LowerSpecConstants(ModulePass):
-    """Specialization-constant markers → native spec.constant trees or emulated buffer loads."""
+    """Lower specialization-constant markers to ``spec.constant`` trees or buffer loads."""
 
     name = "lower-spec-constants"
 

@@ -498,8 +498,9 @@ def _lower_wide(module: ModuleOp, wide: list[func.FuncOp], sizes: dict[str, int]
 
 @dataclass(frozen=True)
 class LowerSubGroupCollectives(ModulePass):
-    """Lower sub-group collectives, shuffles and barriers for sub-groups of N work-items
-    (the kernel's ``mux.reqd_sub_group_size``, else ``sub_group_size``)."""
+    """Lower sub-group collectives, shuffles and barriers for sub-groups of N work-items.
+
+    N: the kernel's ``mux.reqd_sub_group_size``, else ``sub_group_size``."""
 
     name = "lower-sub-group-collectives"
 

@@ -220,7 +220,7 @@ def number_barriers(kernel: func.FuncOp) -> int:
 
 @dataclass(frozen=True)
 class PrepareBarriersPass(ModulePass):
-    """Inline callees that reach barriers into kernels; unique barrier ids per kernel."""
+    """Inline callees that reach barriers into kernels and give each barrier a unique id."""
 
     name = "prepare-barriers"
 

@@ -182,8 +182,10 @@ def _has_mutable_global_memory(module: ModuleOp) -> bool:
 
 @dataclass(frozen=True)
 class PrivatizeGlobalAtomics(ModulePass):
-    """Add ``<k>.mux-privatized``: the kernel with its privatizable atomics marked
-    ``mux.slice_private`` (add-entry-hook runs it on slice-local copies)."""
+    """Add ``<k>.mux-privatized``, a copy of the kernel with its privatizable atomics marked.
+
+    The mark is ``mux.slice_private``; add-entry-hook runs that copy of the kernel on
+    per-slice copies of the arrays the atomics update."""
 
     name = "privatize-global-atomics"
 

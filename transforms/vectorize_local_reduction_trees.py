@@ -715,7 +715,7 @@ def _dominates_loop(v: SSAValue, loop: Operation) -> bool:
 
 @dataclass(frozen=True)
 class VectorizeLocalReductionTrees(ModulePass):
-    """Run statically known rounds of a local-memory tree as one vector step (see module)."""
+    """Run the statically known rounds of a local-memory reduction tree as vector steps."""
 
     name = "vectorize-local-reduction-trees"
 

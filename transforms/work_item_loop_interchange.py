@@ -226,6 +226,8 @@ def interchange(kernel: func.FuncOp, wi_loop: scf.ForOp, depth: int = 0) -> None
 
 @dataclass(frozen=True)
 class WorkItemLoopInterchange(ModulePass):
+    """Move uniform loops out of the innermost work-item loop by loop fission."""
+
     name = "work-item-loop-interchange"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

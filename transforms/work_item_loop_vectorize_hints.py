@@ -166,6 +166,8 @@ def hint_width(loop: scf.ForOp, max_width: int = MAX_WIDTH) -> int | None:
 
 @dataclass(frozen=True)
 class WorkItemLoopVectorizeHints(ModulePass):
+    """Give short work-item loops a vectorization width hint, so LLVM does not unroll them."""
+
     name = "work-item-loop-vectorize-hints"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -597,6 +597,8 @@ def _jam_kernel(kernel: func.FuncOp, factor: int, budget: int) -> None:
 
 @dataclass(frozen=True)
 class WorkItemUnrollAndJam(ModulePass):
+    """Unroll an outer work-item loop by R and jam the copies, running R work-items together."""
+
     name = "work-item-unroll-and-jam"
 
     #: 0: the cost model's factor; 1: off; R >= 2: jam R work-items

@@ -250,6 +250,14 @@ def _parser() -> argparse.ArgumentParser:
         help="DWARF debug info from the MLIR locations: gdb breaks at .mlir lines of kernels "
         "and host code (XMUX_OPT_LEVEL=0 for -O0; docs/debugging.md)",
     )
+    ap.add_argument(
+        "--interpret",
+        action="store_true",
+        help="run @main and its kernels in the reference interpreter instead of the JIT: an "
+        "oracle that runs no scheduling pass (slow); with --races it also reports "
+        "local-memory data races ('xmux-run --interpret --help' lists its options; "
+        "docs/architecture.md 'Reference interpreter')",
+    )
     return ap
 
 

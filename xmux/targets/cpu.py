@@ -145,7 +145,8 @@ class Kernel(NotCopyable):
         """Run the kernel. ``spec_constants={symbolic id: value}`` overrides the program's
         values (``Program.set_spec_constant``) for this launch; ids of the program that this
         kernel does not read are accepted and ignored. ``profile=True`` returns the launch's
-        ``LaunchProfile`` (kernel start and end, without the Python side of the call).
+        ``LaunchProfile`` (kernel start and end, without the Python side of the call); without
+        ``profile`` or ``counters`` the call returns None.
 
         ``counters=("task-clock", "page-faults", "cycles", ...)`` (names as ``perf stat``'s,
         ``runtime.counters.KNOWN``) returns a ``LaunchCounters`` instead: the launch's
@@ -167,7 +168,8 @@ class Kernel(NotCopyable):
         _checks.raise_pending()  # a failed check of the checking mode (runtime/checks.py)
         if meter is not None:
             return meter.result(*span)  # type: ignore[misc]
-        return LaunchProfile(*span) if span is not None else None
+        # the full launch path times every launch (the tuner's samples): return it on request
+        return LaunchProfile(*span) if profile and span is not None else None
 
     def __repr__(self) -> str:
         sig = ", ".join(f"{a.name}: {a.kind} {a.dtype}" for a in self.info.args)
