@@ -24,12 +24,8 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -37,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from tests.fuzz.acc_gen import Program, describe, emit, expected, generate, shrink_candidates
+from tests.fuzz.workers import run_chunks, run_worker
 from tests.libgomp_ports import Config, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,67 +143,20 @@ def worker_main(seeds: list[int], modes: bool, levelless: bool, interp: bool, ou
 
 
 def _run_worker(seeds: list[int], args, timeout: float) -> list[dict]:
-    cmd = [sys.executable, "-m", "tests.fuzz.acc_harness", "worker",
-           "--seeds", ",".join(map(str, seeds)), "--out", args.out_dir,
-           "--minimise", str(args.minimise), "--targets", args.targets]
-    cmd += [f for f, on in (("--modes", args.modes), ("--levelless", args.levelless),
-                            ("--interp", args.interp), ("--privates", args.privates)) if on]
-    # a session of its own: on a timeout the whole group goes, LLVM's forked compile
-    # children (runtime/contained.py) included
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            cwd=ROOT, start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        crashed, why = proc.returncode != 0, f"worker exit status {proc.returncode}"
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        crashed, why = True, f"no answer in {timeout:.0f} s"
-    done = [json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")]
-    if crashed:
-        seen = {r["seed"] for r in done}
-        rest = [s for s in seeds if s not in seen]
-        if len(rest) == 1:  # the culprit
-            done.append({"seed": rest[0], "status": "crash-or-hang", "detail": why,
-                         "constructs": 0})
-        elif rest:
-            for s in rest:
-                done += _run_worker([s], args, timeout / len(seeds))
-    return done
+    flags = ["--out", args.out_dir, "--minimise", str(args.minimise), "--targets", args.targets]
+    flags += [f for f, on in (("--modes", args.modes), ("--levelless", args.levelless),
+                              ("--interp", args.interp), ("--privates", args.privates)) if on]
+    return run_worker("tests.fuzz.acc_harness", flags, seeds, timeout, {"constructs": 0})
 
 
 def campaign(args) -> dict:
     seeds = list(range(args.seed, args.seed + args.n))
-    chunks = [seeds[i:i + args.batch] for i in range(0, len(seeds), args.batch)]
-    results: list[dict] = []
-    lock = threading.Lock()
-    t0 = time.monotonic()
-
-    def work() -> None:
-        while True:
-            with lock:
-                if not chunks:
-                    return
-                chunk = chunks.pop(0)
-            rs = _run_worker(chunk, args, args.timeout * len(chunk))
-            with lock:
-                results.extend(rs)
-                bad = [r for r in rs if r["status"] != "ok"]
-                print(f"  {len(results)}/{len(seeds)} programs, "
-                      f"{len(results) / (time.monotonic() - t0):.2f}/s"
-                      + (f"; not ok: {[r['seed'] for r in bad]}" if bad else ""), flush=True)
-
-    threads = [threading.Thread(target=work) for _ in range(args.jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    results, counts, seconds = run_chunks(
+        seeds, args.batch, args.jobs,
+        lambda chunk: _run_worker(chunk, args, args.timeout * len(chunk)))
     return {"seeds": f"{args.seed}..{args.seed + args.n - 1}", "programs": len(results),
             "constructs": sum(r["constructs"] for r in results),
-            "seconds": round(time.monotonic() - t0, 1), "counts": counts,
+            "seconds": seconds, "counts": counts,
             "modes": args.modes, "levelless": args.levelless, "interp": args.interp,
             "privates": args.privates,
             "targets": args.targets,

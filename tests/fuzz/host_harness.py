@@ -16,18 +16,14 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
 
 from tests.fuzz.host_gen import Program, describe, expected, generate, mlir
+from tests.fuzz.workers import run_chunks, run_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,61 +80,16 @@ def check_seed(seed: int, targets: tuple[str, ...], out: Path | None) -> dict:
     return r
 
 
-def _run_worker(seeds: list[int], args, timeout: float) -> list[dict]:
-    cmd = [sys.executable, "-m", "tests.fuzz.host_harness", "worker", "--seeds",
-           ",".join(map(str, seeds)), "--out", args.out_dir, "--targets", args.targets]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            cwd=ROOT, start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        crashed, why = proc.returncode != 0, f"worker exit status {proc.returncode}"
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        crashed, why = True, f"no answer in {timeout:.0f} s"
-    done = [json.loads(line[7:]) for line in out.splitlines() if line.startswith("RESULT ")]
-    if crashed:
-        rest = [s for s in seeds if s not in {r["seed"] for r in done}]
-        if len(rest) == 1:
-            done.append({"seed": rest[0], "status": "crash-or-hang", "detail": why,
-                         "launches": 0})
-        else:
-            for s in rest:
-                done += _run_worker([s], args, timeout / len(seeds))
-    return done
-
-
 def campaign(args) -> dict:
     seeds = list(range(args.seed, args.seed + args.n))
-    chunks = [seeds[i:i + args.batch] for i in range(0, len(seeds), args.batch)]
-    results: list[dict] = []
-    lock = threading.Lock()
-    t0 = time.monotonic()
-
-    def work() -> None:
-        while True:
-            with lock:
-                if not chunks:
-                    return
-                chunk = chunks.pop(0)
-            rs = _run_worker(chunk, args, args.timeout * len(chunk))
-            with lock:
-                results.extend(rs)
-                bad = [r["seed"] for r in rs if r["status"] != "ok"]
-                print(f"  {len(results)}/{len(seeds)} programs"
-                      + (f"; not ok: {bad}" if bad else ""), flush=True)
-
-    threads = [threading.Thread(target=work) for _ in range(args.jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    flags = ["--out", args.out_dir, "--targets", args.targets]
+    results, counts, seconds = run_chunks(
+        seeds, args.batch, args.jobs,
+        lambda chunk: run_worker("tests.fuzz.host_harness", flags, chunk,
+                                 args.timeout * len(chunk), {"launches": 0}))
     return {"seeds": f"{args.seed}..{args.seed + args.n - 1}", "targets": args.targets,
             "programs": len(results), "launches": sum(r["launches"] for r in results),
-            "seconds": round(time.monotonic() - t0, 1), "counts": counts,
+            "seconds": seconds, "counts": counts,
             "failures": sorted((r for r in results if r["status"] != "ok"),
                                key=lambda r: r["seed"])}
 
