@@ -107,6 +107,9 @@ class KernelInfo:
     """(dim, most, memory): the local size in ``dim`` may be at most ``most``, as the static
     local ``memory`` that every work-item indexes by its local id there was written for
     (record-kernel-abi; a larger launch is refused before it runs)."""
+    work_dims_used: int = 1
+    """1 + the highest dimension the kernel's work-item queries name (record-kernel-abi):
+    a launch with a scalar global size is refused when it is 2 or 3."""
 
     def to_json(self) -> dict:
         return asdict(self)

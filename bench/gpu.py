@@ -97,19 +97,22 @@ extern "C" __global__ void acc_sum(const float* x, float* sum, long n) {
 """
 
 
-def _timer(cp):
+def _timer(cp, rounds: int = ROUNDS, reps: int = REPS):
+    """``timeit(fn)``: seconds per call of ``fn`` (a launch), CUDA events around ``reps``
+    back-to-back calls, the median of ``rounds`` after a warm-up (bench/gpu_mma_gemm.py too)."""
+
     def timeit(fn) -> float:
         fn()
         cp.cuda.get_current_stream().synchronize()
         start, end = cp.cuda.Event(), cp.cuda.Event()
         times = []
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             start.record()
-            for _ in range(REPS):
+            for _ in range(reps):
                 fn()
             end.record()
             end.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, end) * 1e-3 / REPS)
+            times.append(cp.cuda.get_elapsed_time(start, end) * 1e-3 / reps)
         return float(np.median(times))
 
     return timeit

@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation
@@ -80,6 +81,7 @@ VECTOR_SCHEDULE = "mux.vector_schedule"
 KERNEL_ABI = "mux.kernel_abi"
 MAX_WORK_GROUP_SIZE = "mux.max_work_group_size"
 LOCAL_SIZE_LIMITS = "mux.local_size_limits"
+WORK_DIMS_USED = "mux.work_dims_used"
 KERNEL_TABLE = "xmux.kernel_table"
 TARGET = "xmux.target"
 SPEC_CONSTANTS_USED = "spec.used_constants"
@@ -87,6 +89,13 @@ SPEC_BUFFER_ARG = "spec.buffer_arg"
 SPEC_BUFFER_LOAD = "spec.buffer_load"
 OACC_DIMS = "oacc.dims"
 OACC_LEVEL_DIMS = "oacc.level_dims"
+#: upstream acc's discardable attributes (a device routine's function; an `acc declare`d
+#: variable's defining op): dropped by convert-acc-to-oacc
+ACC_ROUTINE_INFO = "acc.routine_info"
+ACC_DECLARE = "acc.declare"
+#: A kernel's thread-block cluster shape in blocks (upstream NVVM's llvm.func attribute;
+#: emitted as .reqnctapercluster; convert-gpu-to-mux sets it from gpu.launch_func clusters)
+CLUSTER_DIM = "nvvm.cluster_dim"
 
 ENTRY_POINT = "entry_point"
 SUB_KERNEL = "sub_kernel"
@@ -298,6 +307,21 @@ def get_reqd_sub_group_size(op: Operation) -> int | None:
 
 def set_reqd_sub_group_size(op: Operation, size: int | None) -> None:
     _set_or_clear(op, REQD_SUB_GROUP_SIZE, None if size is None else IntegerAttr(size, i64))
+
+
+def get_cluster_dim(op: Operation) -> tuple[int, int, int] | None:
+    vals = _get_int_array(op, CLUSTER_DIM)
+    if vals is None:
+        return None
+    if len(vals) != 3 or any(v < 1 for v in vals):
+        raise MalformedAttributeError(
+            f"@{_sym(op)}: {CLUSTER_DIM} must be three positive sizes, got {list(vals)}")
+    return (vals[0], vals[1], vals[2])
+
+
+def set_cluster_dim(op: Operation, size: Sequence[int] | None) -> None:
+    _set_or_clear(op, CLUSTER_DIM, None if size is None else DenseArrayBase.from_list(
+        i32, list(size)))
 
 
 def get_vectorized_from(op: Operation) -> str | None:
@@ -542,6 +566,17 @@ def set_max_work_group_size(op: Operation, size: int | None) -> None:
     _set_or_clear(op, MAX_WORK_GROUP_SIZE, None if size is None else IntegerAttr(size, i64))
 
 
+def get_work_dims_used(op: Operation) -> int:
+    """1 + the highest NDRange dimension the kernel's work-item queries name (1 when not
+    recorded): a launch with a scalar global size is refused for 2 or 3."""
+    return _get_int(op, WORK_DIMS_USED) or 1
+
+
+def set_work_dims_used(op: Operation, dims: int) -> None:
+    """``mux.work_dims_used = 2 : i64`` (record-kernel-abi; written only above 1)."""
+    _set_or_clear(op, WORK_DIMS_USED, IntegerAttr(dims, i64) if dims > 1 else None)
+
+
 def get_local_size_limits(op: Operation) -> list[tuple[int, int, str]]:
     """``(dim, most, memory)`` per limit of ``set_local_size_limits`` (empty: none)."""
     attr = op.attributes.get(LOCAL_SIZE_LIMITS)
@@ -574,7 +609,8 @@ def set_local_size_limits(op: Operation, limits: Sequence[tuple[int, int, str]])
 def copy_launch_facts(dst: Operation, src: Operation) -> None:
     """Carry the launch facts of ``src`` (ABI record, work-group limit, vector schedule, local
     size limits) to ``dst``, a function that becomes the entry point in its place."""
-    for key in (KERNEL_ABI, MAX_WORK_GROUP_SIZE, VECTOR_SCHEDULE, LOCAL_SIZE_LIMITS):
+    for key in (KERNEL_ABI, MAX_WORK_GROUP_SIZE, VECTOR_SCHEDULE, LOCAL_SIZE_LIMITS,
+                WORK_DIMS_USED):
         if key in src.attributes:
             dst.attributes[key] = src.attributes[key]
 

@@ -23,7 +23,6 @@ Device ops::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -62,7 +61,6 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     IsolatedFromAbove,
-    IsTerminator,
     Pure,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -80,6 +78,7 @@ from xmux.dialects.gpu_attrs import (  # re-exported: gpu.AddressSpaceAttr, ...
     is_workgroup_space,  # noqa: F401
     parse_reduce_kind,
 )
+from xmux.dialects.gpu_base import _QUERY_FORMAT, YieldOp, _DimQuery  # noqa: F401 (re-exported)
 from xmux.dialects.gpu_func import (  # re-exported: gpu.FuncOp, gpu.ModuleOp, ...
     FuncOp,
     ModuleEndOp,
@@ -90,28 +89,6 @@ from xmux.dialects.gpu_func import (  # re-exported: gpu.FuncOp, gpu.ModuleOp, .
 # =======================================================================================
 # Work-item queries
 # =======================================================================================
-
-_QUERY_FORMAT = "$dimension (`upper_bound` $upper_bound^)? attr-dict"
-
-
-class _DimQuery(IRDLOperation):
-    dimension = prop_def(DimensionAttr)
-    upper_bound = opt_prop_def(IntegerAttr[IndexType])
-    result = result_def(IndexType)
-    traits = traits_def(Pure())
-    assembly_format = _QUERY_FORMAT
-
-    def __init__(self, dim: str) -> None:
-        from xdsl.dialects.gpu import DimensionEnum
-
-        super().__init__(
-            result_types=[IndexType()], properties={"dimension": DimensionAttr(DimensionEnum(dim))}
-        )
-
-    @property
-    def dim_index(self) -> int:
-        return "xyz".index(self.dimension.data.value)
-
 
 @irdl_op_definition
 class ThreadIdOp(_DimQuery):
@@ -150,7 +127,8 @@ class GlobalIdOp(_DimQuery):
 
 @irdl_op_definition
 class ClusterIdOp(_DimQuery):
-    """``gpu.cluster_id x`` (parsed; convert-gpu-to-mux rejects it: no clusters on a CPU)."""
+    """``gpu.cluster_id x``: the cluster's index in the grid (%clusterid); the other
+    cluster queries are in ``dialects/gpu_newer.py``."""
 
     name = "gpu.cluster_id"
 
@@ -458,19 +436,6 @@ class DynamicSharedMemoryOp(IRDLOperation):
     assembly_format = "attr-dict `:` type($resultMemref)"
 
 
-@irdl_op_definition
-class YieldOp(IRDLOperation):
-    """``gpu.yield %v : T``: ends a ``gpu.all_reduce`` region with the combined value."""
-
-    name = "gpu.yield"
-    values = var_operand_def()
-    traits = traits_def(IsTerminator())
-    assembly_format = "attr-dict ($values^ `:` type($values))?"
-
-    def __init__(self, values: Sequence[SSAValue | Operation] = ()) -> None:
-        super().__init__(operands=[values])
-
-
 # =======================================================================================
 # The dialect
 # =======================================================================================
@@ -487,13 +452,16 @@ DEVICE_OPS += [ModuleOp, ModuleEndOp, FuncOp, ReturnOp]
 def _make_dialect() -> Dialect:
     from xdsl.dialects import gpu as xgpu
 
-    from xmux.dialects import gpu_host
+    from xmux.dialects import gpu_host, gpu_mma, gpu_newer
 
     return Dialect(
         "gpu",
-        [*DEVICE_OPS, *gpu_host.HOST_OPS, xgpu.SetDefaultDeviceOp],
+        [*DEVICE_OPS, *gpu_host.HOST_OPS, xgpu.SetDefaultDeviceOp,
+         *gpu_mma.MMA_OPS,  # gpu.subgroup_mma_* (dialects/gpu_mma.py)
+         *gpu_newer.NEWER_OPS],  # clusters, lane ops (dialects/gpu_newer.py)
         [AsyncTokenType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr,
-         AddressSpaceAttr, xgpu.ProcessorAttr, xgpu.LoopDimMapAttr],
+         AddressSpaceAttr, xgpu.ProcessorAttr, xgpu.LoopDimMapAttr,
+         *gpu_mma.MMA_ATTRS, *gpu_newer.NEWER_ATTRS],
     )
 
 

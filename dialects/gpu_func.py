@@ -202,6 +202,9 @@ class FuncOp(IRDLOperation):
             args.append(parser.parse_argument())
             d = parser.parse_optional_attr_dict()
             arg_attrs.append(DictionaryAttr(d))
+            # --mlir-print-debuginfo: `%arg0: T loc("f.mlir":3:5)`, kept on the block argument
+            if (loc := parser.parse_optional_location()) is not None:
+                args[-1].location = loc
 
         parser.parse_comma_separated_list(parser.Delimiter.PAREN, one_arg)
         results: list[Attribute] = []
@@ -297,7 +300,13 @@ class FuncOp(IRDLOperation):
 def parse_attributions(parser: Parser, keyword: str) -> list[Parser.Argument]:
     if parser.parse_optional_keyword(keyword) is None:
         return []
-    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+    def one() -> Parser.Argument:
+        arg = parser.parse_argument()
+        if (loc := parser.parse_optional_location()) is not None:  # --mlir-print-debuginfo
+            arg.location = loc
+        return arg
+
+    return parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
 
 
 def print_attributions(printer: Printer, keyword: str, args: Sequence[SSAValue]) -> None:

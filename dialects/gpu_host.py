@@ -307,10 +307,12 @@ class LaunchFuncOp(IRDLOperation):
         dynamic_shared_memory_size: SSAValue | Operation | None = None,
         async_dependencies: Sequence[SSAValue | Operation] = (),
         is_async: bool = False,
+        clusters: Sequence[SSAValue | Operation] = (),
     ) -> None:
         shmem = [dynamic_shared_memory_size] if dynamic_shared_memory_size is not None else []
+        cl = [[c] for c in clusters] if clusters else [[], [], []]
         super().__init__(
-            operands=[async_dependencies, *grid, *block, [], [], [], shmem, args, []],
+            operands=[async_dependencies, *grid, *block, *cl, shmem, args, []],
             result_types=[[_TOKEN] if is_async else []],
             properties={"kernel": kernel},
         )

@@ -1,7 +1,8 @@
 """The ``mux`` dialect: ComputeMux builtins as MLIR ops.
 
 One op per builtin of the Native CPU / ComputeMux interface
-(``reference/native-cpu-pipeline-passes.txt``, section "Builtins"):
+(the oneAPI Construction Kit's "SYCL Native CPU Pipeline Passes", section
+"Builtins"):
 
 * work-item queries (``mux.get_global_id 0 : index``, ``mux.get_work_dim : i32``, ...),
   and the internal ``mux.set_local_id`` written by work-item-loops;

@@ -1,6 +1,7 @@
 """The ``oacc`` dialect: GCC's OpenACC internal builtins for reductions and partitioning.
 
-``reference/openacc-reductions-gcc.txt`` re-created as MLIR ops. ``convert-acc-to-oacc`` (the
+GCC's OpenACC reduction design (gcc-patches, "New reduction infrastructure for OpenACC")
+re-created as MLIR ops. ``convert-acc-to-oacc`` (the
 omp-expand analogue) places them; ``expand-oacc-reductions{expansion=host|cpu|ptx}`` (the oacc-xform
 analogue) expands them. (``acc`` is upstream MLIR's OpenACC dialect, our *input*.)
 

@@ -1,6 +1,7 @@
 """The ``spec`` dialect: SYCL 2020 specialization constants.
 
-``reference/sycl-specialization-constants.txt`` re-created as MLIR ops.
+DPC++'s "Specialization constants" design (sycl-post-link and its runtime)
+re-created as MLIR ops.
 
 Three layers, as in the reference:
 

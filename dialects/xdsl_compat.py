@@ -424,6 +424,118 @@ def scf_index_switch_empty_regions() -> None:
     _set(scf.IndexSwitchOp, "parse", classmethod(parse))
 
 
+def _parse_parallel(cls: type[scf.ParallelOp], parser: Parser) -> scf.ParallelOp:
+    paren = Parser.Delimiter.PAREN
+    ivs = parser.parse_comma_separated_list(
+        paren, lambda: parser.parse_argument(expect_type=False))
+
+    def indices() -> list[Any]:
+        names = parser.parse_comma_separated_list(paren, parser.parse_unresolved_operand)
+        return [parser.resolve_operand(n, IndexType()) for n in names]
+
+    parser.parse_punctuation("=")
+    lbs = indices()
+    parser.parse_keyword("to")
+    ubs = indices()
+    parser.parse_keyword("step")
+    steps = indices()
+    pos = parser.pos
+    inits = (parser.parse_comma_separated_list(paren, parser.parse_unresolved_operand)
+             if parser.parse_optional_keyword("init") else [])
+    types: list[Any] = []
+    if parser.parse_optional_punctuation("->"):
+        types = (parser.parse_comma_separated_list(paren, parser.parse_type)
+                 if parser._current_token.kind == MLIRTokenKind.L_PAREN  # noqa: SLF001 - a peek
+                 else [parser.parse_type()])
+    if len(types) != len(inits):
+        parser.raise_error(f"scf.parallel: {len(inits)} init value(s) but {len(types)} "
+                           "result type(s)", pos, parser.pos)
+    init_vals = parser.resolve_operands(inits, types, pos)
+    body = parser.parse_region([iv.resolve(IndexType()) for iv in ivs])
+    attrs = parser.parse_optional_attr_dict()
+    if not body.blocks:
+        body.add_block(Block(arg_types=[IndexType()] * len(ivs)))
+    if not isinstance(body.block.last_op, scf.ReduceOp):  # the terminator upstream may elide
+        body.block.add_op(scf.ReduceOp())
+    op = cls(lbs, ubs, steps, body, init_vals)
+    op.attributes |= attrs
+    return op
+
+
+def _print_parallel(self: scf.ParallelOp, printer: Printer) -> None:
+    def values(vs: Any) -> None:  # noqa: ANN401 - SSA values or block arguments
+        with printer.in_parens():
+            printer.print_list(vs, printer.print_ssa_value)
+
+    printer.print_string(" ")
+    values(self.body.block.args)
+    printer.print_string(" = ")
+    values(self.lowerBound)
+    printer.print_string(" to ")
+    values(self.upperBound)
+    printer.print_string(" step ")
+    values(self.step)
+    if self.initVals:
+        printer.print_string(" init ")
+        values(self.initVals)
+        types = [r.type for r in self.res]
+        printer.print_string(" -> ")
+        if len(types) == 1:
+            printer.print_attribute(types[0])
+        else:
+            with printer.in_parens():
+                printer.print_list(types, printer.print_attribute)
+    printer.print_string(" ")
+    printer.print_region(self.body, print_entry_block_args=False)
+    printer.print_op_attributes(self.attributes)
+
+
+@_patch("core")
+def scf_parallel_syntax() -> None:
+    # xDSL 0.74's scf.parallel has only the generic form; upstream prints
+    # `scf.parallel (%i) = (%lb) to (%ub) step (%s) init (%x) -> f32 { ... scf.reduce(...) }`
+    # (the terminator printed; without one, an empty `scf.reduce` as upstream's parser adds)
+    _syntax(scf.ParallelOp, _parse_parallel, _print_parallel)
+
+
+def _parse_reduce(cls: type[scf.ReduceOp], parser: Parser) -> scf.ReduceOp:
+    args: list[Any] = []
+    if parser.parse_optional_punctuation("("):
+        pos = parser.pos
+        names = parser.parse_comma_separated_list(
+            Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        args = parser.resolve_operands(names, types, pos)
+    regions = []
+    if args:  # one region per value, comma-separated
+        regions = [parser.parse_region()]
+        while parser.parse_optional_punctuation(","):
+            regions.append(parser.parse_region())
+    op = cls(args, regions)
+    op.attributes |= parser.parse_optional_attr_dict()
+    return op
+
+
+def _print_reduce(self: scf.ReduceOp, printer: Printer) -> None:
+    if self.args:
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list([a.type for a in self.args], printer.print_attribute)
+        printer.print_string(") ")
+        printer.print_list(self.reductions, printer.print_region)
+    printer.print_op_attributes(self.attributes)
+
+
+@_patch("core")
+def scf_reduce_regions() -> None:
+    # xDSL 0.74's declarative scf.reduce reads one region after the values; upstream writes
+    # one per value, comma-separated: `scf.reduce(%a, %b : f32, i32) {...}, {...}`
+    _syntax(scf.ReduceOp, _parse_reduce, _print_reduce)
+
+
 def _parse_vector_print(cls: type, parser: Parser) -> Any:  # noqa: ANN401 - a vector.PrintOp
     u = parser.parse_unresolved_operand()
     parser.parse_punctuation(":")
@@ -446,6 +558,160 @@ def vector_print_syntax() -> None:
     from xdsl.dialects import vector
 
     _syntax(vector.PrintOp, _parse_vector_print, _print_vector_print)
+
+
+# ---- affine (issue 31: affine as clients leave it before --lower-affine) ------------------
+
+
+def _semi_affine(kind: Any, original: Callable[..., Any]) -> Callable[..., Any]:  # noqa: ANN401
+    from xdsl.ir.affine import AffineExpr
+    from xdsl.ir.affine.affine_expr import AffineBinaryOpExpr
+
+    def build(self: AffineExpr, other: AffineExpr | int) -> AffineExpr:
+        try:
+            return original(self, other)
+        except NotImplementedError:  # a non-constant right-hand side: semi-affine
+            rhs = AffineExpr.constant(other) if isinstance(other, int) else other
+            return AffineBinaryOpExpr(kind, self, rhs)
+
+    return build
+
+
+@_patch("core")
+def affine_semi_affine_exprs() -> None:
+    # xDSL 0.74 raises NotImplementedError (a traceback out of the parser) for semi-affine
+    # expressions, which upstream allows: `d0 * s0`, `d0 floordiv s0`, `(d0 - s0) ceildiv
+    # s1`, `d0 mod s0`. Here they build the plain binary expression (after xDSL's own
+    # folding of constants); lower-affine-upstream expands them as upstream does.
+    from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr
+
+    for attr, kind in (("__mul__", AffineBinaryOpKind.Mul),
+                       ("__floordiv__", AffineBinaryOpKind.FloorDiv),
+                       ("ceil_div", AffineBinaryOpKind.CeilDiv),
+                       ("__mod__", AffineBinaryOpKind.Mod)):
+        _set(AffineExpr, attr, _semi_affine(kind, getattr(AffineExpr, attr)))
+
+
+def _ssa_ids_with_symbol(original: Callable[..., Any]) -> Callable[..., Any]:
+    def get(self: Any) -> Any:  # noqa: ANN401 - xDSL's AffineParser and its triple
+        parse, by_name, spans = original(self)
+
+        def parse_optional() -> Any:  # noqa: ANN401 - an AffineExpr or None
+            token = self._current_token
+            if token.kind != MLIRTokenKind.BARE_IDENT or token.text != "symbol":
+                return parse()
+            self._consume_token()
+            self.parse_punctuation("(")
+            if (expr := parse()) is None:
+                self.raise_error("expected an SSA value in symbol(...)")
+            self.parse_punctuation(")")
+            return expr
+
+        return parse_optional, by_name, spans
+
+    return get
+
+
+@_patch("core")
+def affine_symbol_operands() -> None:
+    # upstream prints a symbol operand of affine.load / affine.store / affine.parallel as
+    # `symbol(%n)` (`affine.load %a[%i + symbol(%n)]`); xDSL 0.74's parser of SSA-id maps
+    # reads only `%n` (every SSA id is a symbol to it, so the two mean the same there)
+    from xdsl.parser.affine_parser import AffineParser
+
+    _set(AffineParser, "_get_parse_optional_ssa_value",
+         _ssa_ids_with_symbol(AffineParser._get_parse_optional_ssa_value))  # noqa: SLF001
+
+
+@_patch("core")
+def affine_max_op() -> None:
+    # xDSL 0.74's affine dialect has affine.min but no affine.max (linalg's tiling writes
+    # both); xmux's definition (dialects/affine_ops.py) joins xDSL's dialect
+    from xdsl.dialects import affine
+
+    from xmux.dialects.affine_ops import MaxOp
+
+    ops = affine.Affine._operations  # noqa: SLF001
+    if MaxOp not in ops:
+        _set(affine.Affine, "_operations", [*ops, MaxOp])
+
+
+@_patch("core")
+def affine_if_syntax() -> None:
+    # xDSL 0.74 reads affine.if only in the generic form; upstream prints
+    # `affine.if #set(%i)[%n] -> (index) { ... } else { ... }`
+    from xdsl.dialects import affine
+
+    from xmux.dialects.affine_ops import parse_if, print_if
+
+    _syntax(affine.IfOp, parse_if, print_if)
+
+
+@_patch("core")
+def affine_parallel_syntax() -> None:
+    # xDSL 0.74 reads affine.parallel only in the generic form; upstream prints
+    # `affine.parallel (%i) = (0) to (symbol(%n)) step (2) reduce ("addf") -> (f32) {...}`;
+    # its verifier counts one operand per result too, so no reduction verifies
+    from xdsl.dialects import affine
+
+    from xmux.dialects.affine_ops import parse_parallel, print_parallel, verify_parallel
+
+    _syntax(affine.ParallelOp, parse_parallel, print_parallel)
+    _set(affine.ParallelOp, "verify_", verify_parallel)
+
+
+# ---- issue 31: vector / memref ops as upstream prints them ---------------------------------
+
+
+@_patch("core")
+def vector_newer_ops() -> None:
+    # xDSL 0.74's vector dialect lacks vector.splat / step / outerproduct / shape_cast
+    # (linalg vectorization leaves them); xmux's definitions (dialects/vector_ops.py) join it
+    from xdsl.dialects import vector
+
+    from xmux.dialects.vector_ops import VECTOR_NEWER_OPS, ShapeCastOp
+
+    ops = vector.Vector._operations  # noqa: SLF001
+    extra = [op for op in VECTOR_NEWER_OPS if op not in ops]
+    _set(vector.Vector, "_operations", [*ops, *extra])
+    _set(vector, "ShapeCastOp", ShapeCastOp)  # as later xDSL names it
+
+
+@_patch("core")
+def scf_forall_op() -> None:
+    # xDSL 0.74's scf dialect lacks scf.forall / scf.forall.in_parallel (linalg tiling and
+    # clients' parallel loops write `scf.forall (%i) in (4) {...}`); xmux's definitions
+    # (dialects/scf_forall.py) join it
+    from xmux.dialects.scf_forall import ForallOp, InParallelOp
+
+    ops = scf.Scf._operations  # noqa: SLF001
+    extra = [op for op in (ForallOp, InParallelOp) if op not in ops]
+    _set(scf.Scf, "_operations", [*ops, *extra])
+
+
+@_patch("core")
+def memref_rank_cast_scope_syntax() -> None:
+    # xDSL 0.74 reads memref.rank / memory_space_cast / alloca_scope(.return) only in the
+    # generic form; upstream prints `memref.rank %m : memref<?xf32>`,
+    # `memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>`, `memref.alloca_scope {`
+    from xmux.dialects import memref_ops as m
+
+    _syntax(memref.RankOp, m.parse_rank, m.print_rank)
+    _syntax(memref.MemorySpaceCastOp, m.parse_space_cast, m.print_space_cast)
+    _syntax(memref.AllocaScopeOp, m.parse_alloca_scope, m.print_alloca_scope)
+    _syntax(memref.AllocaScopeReturnOp, m.parse_scope_return, m.print_scope_return)
+
+
+@_patch("core")
+def memref_assume_alignment_llvm19() -> None:
+    # xDSL 0.74's memref.assume_alignment has a result (LLVM 20's); mlir-opt-19 rejects
+    # `%0 = memref.assume_alignment ...` ("cannot name an operation with no results"):
+    # xmux's LLVM 19 definition (dialects/memref_ops.py) replaces it
+    from xmux.dialects.memref_ops import AssumeAlignmentOp
+
+    ops = [AssumeAlignmentOp if o is memref.AssumeAlignmentOp else o
+           for o in memref.MemRef._operations]  # noqa: SLF001
+    _set(memref.MemRef, "_operations", ops)
 
 
 def apply() -> None:
@@ -473,6 +739,22 @@ def acc_terminator_in_recipes() -> None:
         if isinstance(t, HasParent) and not set(recipes) <= set(t.op_types):
             wider = HasParent(*t.op_types, *(r for r in recipes if r not in t.op_types))
             _set(traits, "_traits", frozenset((current - {t}) | {wider}))
+            return
+
+
+@_patch("acc")
+def acc_terminator_in_declare() -> None:
+    # upstream's acc.declare region ends with acc.terminator (mlir-opt-19 requires it), which
+    # xDSL 0.74's HasParent of acc.terminator does not list: widened like the recipes above.
+    from xdsl.dialects import acc
+    from xdsl.traits import HasParent
+
+    traits = acc.TerminatorOp.traits
+    current = traits.traits
+    for t in current:
+        if isinstance(t, HasParent) and acc.DeclareOp not in t.op_types:
+            _set(traits, "_traits", frozenset((current - {t}) | {HasParent(*t.op_types,
+                                                                             acc.DeclareOp)}))
             return
 
 

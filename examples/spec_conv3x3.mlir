@@ -1,4 +1,4 @@
-// The convolution of reference/sycl-specialization-constants.txt: a 3x3 filter whose
+// The convolution of DPC++'s "Specialization constants" design: a 3x3 filter whose
 // coefficients (coeff_t = std::array<std::array<float, 3>, 3>) are a specialization
 // constant, over an unpadded image with the reference's bounds checks (neighbours outside
 // the image are skipped). get_global_id(0) is the column, get_global_id(1) the row:

@@ -23,6 +23,14 @@ a process whose third build came sooner starts it on a timer at that mark, so th
 ready for the next; builds use it once it has said it is ready (until then they fork). Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
+Background builds (``runtime/tiered.py``: the variants and specializations no launch waits
+for) have a server of their own (``call(..., background=True)``), started at their first build
+and waited for rather than forked around: a fork of the user's process holds its GIL for the
+page tables' copy and makes its pages copy-on-write, which the launches running meanwhile
+would pay for. It runs at nice ``BACKGROUND_NICE``: its LLVM work takes what CPU the launches
+leave (on a 2-core host a launch on both cores is not slowed by it), while a foreground build
+keeps a server at the user's priority.
+
 Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
 once it is ready; a request is ``(function, args)``, ``function`` the
 ``module:name`` of an importable function (``jit.build_object``); the answer
@@ -62,6 +70,10 @@ START_AFTER_S = 1.0
 _HEADER = struct.Struct("<Q")
 #: what a server writes first, when it is ready (short: one write, one read)
 _HELLO = b"xmux compile server 1\n"
+#: the nice value of the background builds' server, and how long a background build waits
+#: for that server to say it is ready (it forks after that)
+BACKGROUND_NICE = 10
+READY_WAIT_S = 30.0
 
 
 # -- the server --------------------------------------------------------------------------
@@ -149,7 +161,7 @@ class _Gone(Exception):
 class _Server:
     """A running server: its process, pipes and stderr file."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = 0) -> None:
         # imported here: a warm start from the disk cache never starts a server (~2.5 ms)
         import fcntl
         import subprocess
@@ -158,7 +170,8 @@ class _Server:
         self.err = tempfile.TemporaryFile()
         flags = fcntl.fcntl(self.err.fileno(), fcntl.F_GETFL)
         fcntl.fcntl(self.err.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
-        code = (f"import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
+        lower = f"import os; os.nice({nice}); " if nice else ""
+        code = (f"{lower}import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
                 f"from xmux.runtime.compile_server import serve; serve({_warm_up!r})")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -167,6 +180,18 @@ class _Server:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.wfd, self.rfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.ready = False
+        #: closed (``close``): its slot is free for a new one
+        self.closed = False
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """``poll_ready``, waiting up to ``timeout_s`` for the hello."""
+        deadline = time.monotonic() + timeout_s
+        while not self.poll_ready():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            select.select([self.rfd], [], [], min(left, 0.05))
+        return True
 
     def poll_ready(self) -> bool:
         """Whether it has said it is ready (without waiting); ``_Gone`` when it never will."""
@@ -235,6 +260,7 @@ class _Server:
         return quiet_remarks(text)
 
     def close(self, kill: bool = False) -> None:
+        self.closed = True
         for f in (self.proc.stdin, self.proc.stdout):
             try:
                 f.close()  # type: ignore[union-attr]
@@ -281,16 +307,19 @@ def enabled() -> bool:
 
 
 def call(path: str, args: tuple, budget_s: float | None,
-         warm_up: str | None = None) -> tuple[bool, object]:
+         warm_up: str | None = None, background: bool = False) -> tuple[bool, object]:
     """``(True, path(*args))`` built in the server; ``(False, None)`` where no server is ready
     (the caller forks, as before: the first builds of a process, a server starting, dead or
     not wanted). Raises what the function raised, ``LLVMAborted`` when the server died
     building and ``ChildTooSlow`` when it ran over ``budget_s`` of CPU time (it is killed:
     the next build starts another). ``warm_up``: ``module:name`` of a function a server
-    started from now on runs before it is ready (``serve``)."""
+    started from now on runs before it is ready (``serve``). ``background``: on the
+    background builds' server (module docstring), started now and waited for."""
     global _server, _builds, _failures, _first_build, _timer, _warm_up
     if not enabled():
         return False, None
+    if background:
+        return _call_background(path, args, budget_s, warm_up)
     with _lock:
         if warm_up is not None:
             _warm_up = warm_up
@@ -344,6 +373,57 @@ def call(path: str, args: tuple, budget_s: float | None,
     return True, value
 
 
+_bg_lock = threading.Lock()
+_bg_server: _Server | None = None
+_bg_failures = 0
+
+
+def _call_background(path: str, args: tuple, budget_s: float | None,
+                     warm_up: str | None) -> tuple[bool, object]:
+    """``call`` on the background server (started here if none runs, then waited for)."""
+    global _bg_server, _bg_failures, _warm_up
+    with _bg_lock:
+        if warm_up is not None:
+            _warm_up = warm_up
+        if _bg_server is None:
+            if _bg_failures >= MAX_FAILURES:
+                return False, None
+            try:
+                _bg_server = _Server(nice=BACKGROUND_NICE)
+            except OSError:
+                _bg_failures += 1
+                return False, None
+        server = _bg_server
+        try:
+            if not server.wait_ready(READY_WAIT_S):
+                raise _Gone
+            ok, value = server.call(path, args, budget_s)
+            _bg_failures = 0
+        except _Retired as r:
+            _bg_server = None
+            server.close()
+            if not r.ok:
+                raise r.value from None  # type: ignore[misc]
+            return True, r.value
+        except (LLVMAborted, ChildTooSlow):
+            _bg_server = None
+            server.close(kill=True)
+            raise
+        except (_Gone, ChildStuck, OSError, EOFError, pickle.UnpicklingError, ValueError,
+                struct.error):
+            _bg_failures += 1
+            _bg_server = None
+            server.close(kill=True)
+            return False, None
+        except BaseException:
+            _bg_server = None
+            server.close(kill=True)
+            raise
+    if not ok:
+        raise value  # type: ignore[misc]
+    return True, value
+
+
 def _start_locked() -> bool:
     """Start a server (``_lock`` held); False when it cannot be."""
     global _server, _failures
@@ -363,23 +443,30 @@ def _start() -> None:
 
 def shutdown() -> None:
     """Close the server (at exit: it would exit on its own once this process's end closes)."""
-    global _server
+    global _server, _bg_server
     with _lock:
         server, _server = _server, None
-    if server is not None:
-        server.close()
+    with _bg_lock:
+        bg, _bg_server = _bg_server, None
+    for s in (server, bg):
+        if s is not None:
+            s.close()
 
 
 def _forget_after_fork() -> None:
     # the child's copies of the pipes: closed, so the parent's server still sees the parent's
     # exit; the child starts its own if it builds enough
-    global _server, _lock, _builds, _first_build, _timer
+    global _server, _lock, _builds, _first_build, _timer, _bg_server, _bg_lock
     server, _server = _server, None
+    bg, _bg_server = _bg_server, None
     _lock = threading.Lock()
+    _bg_lock = threading.Lock()
     _builds, _first_build, _timer = 0, None, None  # the parent's timer thread is not here
-    if server is not None:
-        server.proc.returncode = 0  # not this process's child: nothing to wait for or warn of
-        for f in (server.proc.stdin, server.proc.stdout):
+    for s in (server, bg):
+        if s is None:
+            continue
+        s.proc.returncode = 0  # not this process's child: nothing to wait for or warn of
+        for f in (s.proc.stdin, s.proc.stdout):
             try:
                 f.close()  # type: ignore[union-attr]
             except OSError:

@@ -804,11 +804,19 @@ def emit_module(module: ModuleOp, *, triple: str | None = None, data_layout: str
 
 def _annotate_nvvm_kernel(op: llvm.FuncOp, fn: ir.Function, module: ir.Module) -> None:
     """A required work-group size becomes the entry's ``.reqntid`` (``nvvm.annotations``,
-    which LLVM reads as the kernel's ``nvvm.reqntid``): ptxas then sizes registers for it."""
+    which LLVM reads as the kernel's ``nvvm.reqntid``): ptxas then sizes registers for it.
+    A cluster shape becomes ``.reqnctapercluster`` (annotations ``cluster_dim_x/y/z``, read
+    as ``nvvm.cluster_dim``): a plain launch then runs clusters of that shape (sm_90)."""
     reqd = attrs.get_reqd_work_group_size(op)
+    i32 = ir.IntType(32)
+    cluster = attrs.get_cluster_dim(op)
+    for axis, size in zip("xyz", cluster or (), strict=False):
+        module.add_named_metadata(
+            "nvvm.annotations",
+            [fn, ir.MetaDataString(module, f"cluster_dim_{axis}"), ir.Constant(i32, size)],
+        )
     if reqd is None:
         return
-    i32 = ir.IntType(32)
     for axis, size in zip("xyz", reqd, strict=True):
         module.add_named_metadata(
             "nvvm.annotations",

@@ -36,6 +36,7 @@ Compilation is serialized by one lock; compiled functions may be called from any
 
 from __future__ import annotations
 
+import contextlib
 import ctypes.util
 import hashlib
 import json
@@ -52,12 +53,13 @@ import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.abi.errors import XmuxError
-from xmux.runtime import compile_server, disk_cache, env, perf_map
+from xmux.runtime import compile_server, disk_cache, env, perf_map, tiered
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
     LLVMAborted,
     in_forked_child,
+    in_process,
     run_forked,
 )
 
@@ -312,11 +314,13 @@ def _parse(ir_text: str, machine: llvm.TargetMachine | None = None) -> llvm.Modu
 
 
 def _parse_linked(
-    ir_text: str, link: Sequence[str] = (), machine: llvm.TargetMachine | None = None
+    ir_text: str, link: Sequence[str] = (), machine: llvm.TargetMachine | None = None,
+    internalize: bool = True,
 ) -> llvm.ModuleRef:
     """``ir_text`` with each module of ``link`` linked in; what those define becomes internal
-    (a specialization's leaf values: constants LLVM then folds and drops). ``machine``: a
-    target other than the host's (the NVPTX target)."""
+    (a specialization's leaf values: constants LLVM then folds and drops) unless not
+    ``internalize`` (the leaves as exported variables: ``SpecState.generic_entry``).
+    ``machine``: a target other than the host's (the NVPTX target)."""
     mod = _parse(ir_text, machine)
     for text in link:
         extra = _parse(text, machine)
@@ -326,7 +330,7 @@ def _parse_linked(
             mod.link_in(extra)
         except RuntimeError as e:
             raise XmuxError(f"linking LLVM IR: {str(e).strip()}") from e
-        for name in defined:
+        for name in defined if internalize else ():
             try:
                 value = mod.get_global_variable(name)
             except NameError:
@@ -400,7 +404,8 @@ def _limit_huge_codegen(mod: llvm.ModuleRef) -> None:
 _server_machines: dict[tuple[str, str], llvm.TargetMachine] = {}
 
 
-def _remote_build(ir_text: str, link: Sequence[str], narrow: bool) -> tuple[str, tuple] | None:
+def _remote_build(ir_text: str, link: Sequence[str], narrow: bool,
+                  internalize: bool = True) -> tuple[str, tuple] | None:
     """``build_object`` and its arguments but the settings, for the host machine or its
     256-bit-preferring twin (``_Target.machine_for``); None (build here) at an optimization
     level other than the server's O3."""
@@ -408,11 +413,20 @@ def _remote_build(ir_text: str, link: Sequence[str], narrow: bool) -> tuple[str,
     if t.opt_level != 3:
         return None
     features = t.features + ",+prefer-256-bit" if narrow else t.features
-    return "xmux.runtime.jit:build_object", (ir_text, tuple(link), t.cpu, features)
+    function = "build_object" if internalize else "build_object_external"
+    return f"xmux.runtime.jit:{function}", (ir_text, tuple(link), t.cpu, features)
+
+
+def build_object_external(ir_text: str, link: Sequence[str], cpu: str, features: str,
+                          settings: Settings) -> tuple[bytes, list[str], list[str]]:
+    """``build_object`` keeping what ``link`` defines exported (``compile_ir``'s
+    ``internalize=False``)."""
+    return build_object(ir_text, link, cpu, features, settings, internalize=False)
 
 
 def build_object(ir_text: str, link: Sequence[str], cpu: str, features: str,
-                 settings: Settings) -> tuple[bytes, list[str], list[str]]:
+                 settings: Settings, internalize: bool = True,
+                 ) -> tuple[bytes, list[str], list[str]]:
     """``compile_ir``'s LLVM work in the compile server (``runtime/compile_server.py``): the
     machine is named by CPU and features, as the user's process made it."""
     machine = _server_machines.get((cpu, features))
@@ -420,13 +434,13 @@ def build_object(ir_text: str, link: Sequence[str], cpu: str, features: str,
         machine = _target().target.create_target_machine(
             cpu=cpu, features=features, opt=3, jit=True)
         _server_machines[(cpu, features)] = machine
-    return _build(ir_text, link, machine, settings)
+    return _build(ir_text, link, machine, settings, internalize)
 
 
 def _build(ir_text: str, link: Sequence[str], machine: llvm.TargetMachine,
-           settings: Settings) -> tuple[bytes, list[str], list[str]]:
+           settings: Settings, internalize: bool = True) -> tuple[bytes, list[str], list[str]]:
     """Parse and link, O3, codegen: the object and its external and exported symbols."""
-    mod = _parse_linked(ir_text, link, machine)
+    mod = _parse_linked(ir_text, link, machine, internalize)
     _optimize(mod, machine, settings)
     _limit_huge_codegen(mod)
     # after O3: dead declarations are gone, libcalls added
@@ -464,12 +478,14 @@ def _contained(work: Callable[[Settings], T], what: str, size: int,
     try:
         if remote is not None:
             served, value = compile_server.call(remote[0], (*remote[1], O3), _budget(size),
-                                                warm_up="xmux.runtime.jit:_target")
+                                                warm_up="xmux.runtime.jit:_target",
+                                                background=tiered.in_background())
             if served:
                 return value  # type: ignore[return-value]
         return run_forked(lambda: work(O3), _budget(size))
     except ChildStuck:  # the fork inherited a lock held for ever: build here instead
-        return work(O3)
+        with _lock:
+            return work(O3)
     except LLVMAborted as e:
         reason, retry, setting = str(e), NO_VECTORIZER, "LLVM's loop vectorizer off"
     except ChildTooSlow as e:
@@ -744,12 +760,15 @@ def compile_ir(
     disk_cache: bool | None = None,
     vector_bits: int | None = None,
     link: Sequence[str] = (),
+    internalize: bool = True,
 ) -> JitModule:
     """Compile LLVM IR text for the host (or fetch it from a cache).
 
     ``link``: LLVM IR modules linked into it first, their definitions made internal (the
     values of a specialization: ``runtime/spec_constants.py``); part of the cache key unless
     the caller's ``cache_key`` stands for them.
+
+    ``internalize=False`` keeps what ``link`` defines exported (and so not folded).
 
     ``vector_bits=256`` makes LLVM prefer 256-bit vectors on a host with 512-bit ones
     (``_Target.machine_for``; part of the cache key); the default is the host's preference.
@@ -765,15 +784,23 @@ def compile_ir(
         machine = _target().machine_for(vector_bits)
         narrow = machine is not _target().machine
         key = _key("\0".join((ir_text, *link)), kernel_infos_json, cache_key,
-                   "prefer-256" if narrow else "")
+                   ("prefer-256" if narrow else "") + ("" if internalize else "+exported"))
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
-
+        remote = _remote_build(ir_text, link, narrow, internalize)
+    # the build runs in another process (a fork or the compile server) without the lock, so a
+    # background build (runtime/tiered.py) never holds up a launch's look-up of an address;
+    # LLVM in this process (XMUX_LLVM_IN_PROCESS) keeps it: one thread in LLVM at a time
+    with _lock if in_process() else contextlib.nullcontext():
         obj, externals, exports = _contained(
-            lambda settings: _build(ir_text, link, machine, settings),
+            lambda settings: _build(ir_text, link, machine, settings, internalize),
             _kernel_names(kernel_infos_json), len(ir_text) + sum(map(len, link)),
-            remote=_remote_build(ir_text, link, narrow))
+            remote=remote)
+    with _lock:
+        hit = _memory.get(key)
+        if hit is not None:  # another thread built it meanwhile
+            return hit
         _check_externals(externals)
         record = {
             "fingerprint": target_fingerprint(),

@@ -178,6 +178,7 @@ class NDRange:
            global_offset: Sequence[int] | int | None) -> NDRange:
         """The launch range of a kernel, checked against everything its ``KernelInfo`` says
         of the sizes it takes."""
+        check_scalar_global_size(info, global_size)
         return cls(
             info.name, global_size, local_size, global_offset, info.reqd_work_group_size,
             info.max_work_dim, max_work_group_size=info.max_work_group_size,
@@ -187,6 +188,19 @@ class NDRange:
     @property
     def total_groups(self) -> int:
         return math.prod(self.num_groups)
+
+
+def check_scalar_global_size(info: KernelInfo, global_size: object) -> None:
+    """A scalar global size is a 1-D launch: refused for a kernel whose queries name
+    dimension 1 or 2 (``info.work_dims_used``), where it is most likely a mistake (its ids
+    there would be 0 for every work-item); ``(n,)`` says a 1-D launch is meant."""
+    dims = info.work_dims_used
+    if dims > 1 and isinstance(global_size, (int, np.integer)) and not isinstance(
+            global_size, bool):
+        raise LaunchError(
+            f"kernel '{info.name}': global_size is the scalar {global_size!r} (a 1-D "
+            f"launch), but the kernel uses dimension {dims - 1}: give {dims} sizes, "
+            f"global_size=({', '.join('xyz'[:dims])})")
 
 
 def vector_requirement(info: KernelInfo) -> tuple[int, int] | None:

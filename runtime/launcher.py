@@ -41,6 +41,15 @@ the replay was made. ``LaunchKey`` names them all:
 Besides the key, a replay holds until ``until``: when the build choice of its variant (widths,
 or the generic entry) is due for a re-check (``tuning.BuildTuner.replay_until``). Only a
 settled launch is kept for replay: its variant built, its tuner not sampling.
+
+Tiered compilation (``runtime/tiered.py``): a variant, a variant's value set and a native value
+set's specialization are built in the background while launches run what exists (the generic
+entry; for a new native value set the program's generic form, which reads the values from
+memory: ``SpecState.generic_entry``);
+a launch that finds the ``Job`` done swaps the result in (a failed one is reported, and the
+generic code kept). A launch while a build is under way is not kept for replay, so the launch
+after the build's end sees it. ``Settings.wait`` (``xmux.compile(wait=True)``) or
+``XMUX_SYNC_BUILDS=1``: the launch that needs a build makes it, as before tiering.
 """
 
 from __future__ import annotations
@@ -56,7 +65,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 import numpy as np
 
 from xmux.abi.kernel_layout import KernelInfo
-from xmux.runtime import abi, launch, pool, tuning
+from xmux.runtime import abi, launch, pool, tiered, tuning
 from xmux.runtime import spec_constants as _spec
 
 if TYPE_CHECKING:
@@ -73,6 +82,21 @@ Sizes = tuple[object, object, object]
 _NEVER = object()
 #: ``LaunchKey.views`` entry of a ``LocalMemory`` argument
 _LOCAL = ("local",)
+#: a variant whose background build is under way
+_PENDING = object()
+
+
+def synchronous(settings: object) -> bool:
+    """Whether a program's launches build what they need themselves (``wait=True``,
+    ``XMUX_SYNC_BUILDS``) rather than in the background."""
+    return bool(getattr(settings, "wait", False)) or tiered.synchronous()
+
+
+def _prebuilt(built: object) -> object:
+    """A background build's variant with every tuning candidate compiled."""
+    if isinstance(built, tuning.BuildTuner):
+        built.build_all()
+    return built
 
 
 class Settings(Protocol):
@@ -80,6 +104,8 @@ class Settings(Protocol):
 
     threads: int | None
     tune: bool
+    #: builds made by the launch that needs them (no background builds)
+    wait: bool
 
 
 class Lowered(NamedTuple):
@@ -251,35 +277,87 @@ class LocalSizeVariants:
         self.native_spec = spec is not None and spec.table.mode == "native"
         self.built: dict[tuple[int, ...], object] = {}
         self.launches: dict[tuple[int, ...], int] = {}
+        #: background builds under way (``runtime/tiered.py``): local size, or (local size,
+        #: value set) with native specialization constants -> job
+        self.pending: dict[object, tiered.Job] = {}
+        #: (local size, value set) whose background build failed: the generic code stays
+        self.failed: set[tuple[tuple[int, ...], bytes]] = set()
+        #: whether the last ``entry`` found a background build under way (no replay then)
+        self.building = False
 
     def entry(
         self, nd: launch.NDRange, spec_values: bytes, threads: int
     ) -> tuple[object | None, tuning.BuildTuner | None, bool]:
         """The entry hook for a launch over ``nd`` (None: no variant), its build tuner
         (None: not tuned) and whether the launch (on ``threads`` threads) is one of its samples
-        (its time goes to ``tuner.record``)."""
+        (its time goes to ``tuner.record``). ``building`` says whether a background build
+        for this launch is under way (it runs without the variant meanwhile)."""
+        self.building = False
         local = self._key(nd)
         if local is None:
             return None, None, False
         if local not in self.built:
-            seen = self.launches.get(local, 0) + 1
-            self.launches[local] = seen
-            if seen < 2:
+            job = self.pending.get(local)
+            if job is None:
+                seen = self.launches.get(local, 0) + 1
+                self.launches[local] = seen
+                if seen < 2:
+                    return None, None, False
+                if self.native_spec:
+                    self.built[local] = None
+                elif synchronous(self.settings):
+                    self.built[local] = self._compile(local)
+                else:
+                    self.pending[local] = tiered.submit(
+                        self._label(local), lambda: _prebuilt(self._compile(local)))
+                    self.building = True
+                    return None, None, False
+            elif not job.done:
+                self.building = True
                 return None, None, False
-            self.built[local] = None if self.native_spec else self._compile(local)
+            else:
+                del self.pending[local]
+                self.built[local] = tiered.finished(job)
         variant = self._native(local, spec_values) if self.native_spec else self.built[local]
+        if variant is _PENDING:
+            self.building = True
+            return None, None, False
         if isinstance(variant, tuning.BuildTuner):
             # samples are comparable launches: one global size and thread count
             entry, sample = variant.next_launch((nd.global_size, threads))  # may start a round
             return entry, variant, sample
         return variant, None, False
 
+    def warm(self, local: tuple[int, ...], spec_values: bytes | None) -> bool:
+        """Build the variant for ``local`` (a 3-D local size; with native specialization
+        constants for the value set ``spec_values``) now, every tuning candidate included, so
+        that a launch of that size runs it at once; False when the kernel takes no variant
+        there."""
+        if self.source is None or (
+            self.info.reqd_work_group_size is not None
+            and (not self.builds() or tuple(self.info.reqd_work_group_size) != local)
+        ):
+            return False
+        job = self.pending.pop(local, None)
+        if job is not None:
+            tiered.run_now(job)
+            self.built[local] = tiered.finished(job)
+        if local not in self.built:
+            self.built[local] = None if self.native_spec else _prebuilt(self._compile(local))
+        if self.native_spec and spec_values is not None:
+            job = self.pending.pop((local, spec_values), None)
+            if job is not None:
+                tiered.run_now(job)
+                tiered.finished(job)
+            _prebuilt(self._native_now(local, spec_values))
+        return True
+
     def settled(self, nd: launch.NDRange) -> bool:
         """Whether the later launches over ``nd`` run the variant (or plain kernel) this one
         ran, as far as compiling goes: False while its variant is still to be built (the
         build tuner's state is the caller's to check)."""
         local = self._key(nd)
-        return local is None or local in self.built
+        return local is None or (local in self.built and not self.building)
 
     def _key(self, nd: launch.NDRange) -> tuple[int, ...] | None:
         """The local size of the variant a launch over ``nd`` may get (None: never)."""
@@ -302,6 +380,29 @@ class LocalSizeVariants:
         return f"kernel '{self.info.name}' local size {local}"
 
     def _native(self, local: tuple[int, ...], spec_values: bytes) -> object:
+        """The value set's variant, or ``_PENDING`` while it is built in the background
+        (None: its build failed; the value set's plain specialization runs)."""
+        key = (local, spec_values)
+        job = self.pending.get(key)
+        if job is not None:
+            if not job.done:
+                return _PENDING
+            del self.pending[key]
+            if tiered.finished(job) is None:
+                self.failed.add(key)
+        if key in self.failed:
+            return None
+        spec = self.spec
+        assert spec is not None
+        ready = spec._variant_entries.get((f"{self.info.name}/{local}", spec_values))
+        if ready is not None or synchronous(self.settings):
+            return ready if ready is not None else self._native_now(local, spec_values)
+        self.pending[key] = tiered.submit(
+            f"{self._label(local)} for a value set",
+            lambda: _prebuilt(self._native_now(local, spec_values)))
+        return _PENDING
+
+    def _native_now(self, local: tuple[int, ...], spec_values: bytes) -> object:
         source = self.source
         spec = self.spec
         assert source is not None and spec is not None
@@ -362,6 +463,17 @@ class KernelLauncher:
         self.variants = LocalSizeVariants(info, source, settings, spec, entry)
         self.ndranges: dict[tuple, launch.NDRange] = {}
         self.replay: Replay | None = None
+        #: native value sets specialized in the background: blob -> job
+        self.spec_jobs: dict[bytes, tiered.Job] = {}
+        #: the last launch ran the generic form while its specialization is built
+        self.spec_building = False
+        #: the first launch's ``_prime`` has run
+        self.primed = False
+        #: the entry the last launch on the full path ran (replays run ``replay.entry``)
+        self.last_entry: object = None
+        #: launches the program's generic form ran (values read from memory: a new value
+        #: set's specialization under way; tests and benchmarks)
+        self.emulated_launches = 0
 
     def __call__(
         self, args: tuple, sizes: Sizes, threads: int | None, spec_constants: dict | None,
@@ -410,28 +522,93 @@ class KernelLauncher:
         """The full path: check, pack, pick the entry, run; keep it for replay if settled."""
         nd, frozen = self._ndrange(sizes)
         packed, keep, values = self._pack(args, target)
+        self.spec_building = False
+        if not self.primed:
+            self._prime()
         entry, tuner, sample = self.variants.entry(nd, values, n)
+        in_place = None
         if entry is None and self.variants.native_spec:
-            entry = self.spec.entry(self.info.name, self.info.symbol, values)  # type: ignore[union-attr]
-        entry = entry or self.entry
+            entry = self._spec_entry(values)
+            if entry is _PENDING:  # a new value set, specialized in the background
+                spec = self.spec
+                entry = spec.generic_entry(self.info.symbol)  # type: ignore[union-attr]
+                in_place = spec.values_in_place(values)  # type: ignore[union-attr]
+                self.emulated_launches += 1
+        entry = self.last_entry = entry or self.entry
         # a one-thread launch runs on this thread: its sample is the thread's CPU time, which
         # other processes' preemptions do not inflate (on a busy host they hit most samples)
         if counters is not None:  # opens the counters (once per thread): before the timing
             counters.begin(_pool_participants(nd, n))
         cpu = time.thread_time() if sample and n == 1 else 0.0
         start = time.perf_counter()
-        launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
+        if in_place is None:
+            launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
+        else:
+            with in_place:  # the generic form's variables hold this launch's values
+                launch.run_ndrange(entry, packed.address, nd, n)  # type: ignore[arg-type]
         end = time.perf_counter()
         if counters is not None:
             counters.end()
         if sample:  # a tuning sample
             tuner.record(time.thread_time() - cpu if n == 1 else end - start)  # type: ignore[union-attr]
-        elif self.variants.settled(nd) and (tuner is None or not tuner.sampling):
+        elif (self.variants.settled(nd) and (tuner is None or not tuner.sampling)
+              and not self.spec_building):
             until = tuner.replay_until((nd.global_size, n)) if tuner is not None else None
             key = LaunchKey(self.info, args, sizes, frozen, n, values)
             self.replay = Replay(key, packed, nd, entry, until, keep)
         del keep  # the emulated buffer lives until the launch has finished
         return start, end
+
+    def _spec_entry(self, values: bytes) -> object:
+        """Native specialization constants: the value set's entry (None: the defaults, the
+        program's own), or ``_PENDING`` while it is built in the background and the program's
+        generic form runs the launch meanwhile; until that form is built, or with ``wait``,
+        built now. A failed background build is built again here: its error is the launch's,
+        as a synchronous build's would be."""
+        spec = self.spec
+        assert spec is not None
+        info = self.info
+        if values == spec.table.default_values:
+            return None
+        ready = spec._entries.get((info.name, values))
+        if ready is not None:
+            return ready
+        job = self.spec_jobs.get(values)
+        if job is None:
+            if synchronous(self.settings) or not spec.generic_ready():
+                return spec.entry(info.name, info.symbol, values)
+            if len(self.spec_jobs) >= 64:  # done ones are in ``spec._entries``
+                self.spec_jobs = {v: j for v, j in self.spec_jobs.items() if not j.done}
+            job = self.spec_jobs[values] = tiered.submit(
+                f"kernel '{info.name}' specialized for a value set",
+                lambda: spec.entry(info.name, info.symbol, values))
+        if not job.done:
+            self.spec_building = True
+            return _PENDING
+        del self.spec_jobs[values]
+        if job.error is None:
+            return job.result
+        job.reported = True  # raised again by the build here, as the launch's error
+        return spec.entry(info.name, info.symbol, values)
+
+    def _prime(self) -> None:
+        """First launch: a native program whose kernel reads constants has its generic form
+        built in the background, ready before a new value set needs it (``xmux.compile``
+        queues it already; this covers ``xmux.load``'s programs)."""
+        self.primed = True
+        spec = self.spec
+        if spec is None or spec.table.mode != "native" or synchronous(self.settings):
+            return
+        use = spec.table.kernels.get(self.info.name)
+        if use is not None and use.uses:
+            spec.queue_generic()
+
+    def _spec_entry_now(self, values: bytes) -> object:
+        """``prog.warm``: the value set's specialization, built now (None: the defaults)."""
+        spec = self.spec
+        if spec is None or spec.table.mode != "native" or values == spec.table.default_values:
+            return None
+        return spec.entry(self.info.name, self.info.symbol, values)
 
     def _pack(
         self, args: tuple, target: _spec.LaunchTarget | None

@@ -1,6 +1,6 @@
 """Specialization constants at run time: layouts, values, the emulated buffer, JIT specialization.
 
-This is the runtime half of ``reference/sycl-specialization-constants.txt`` (the DPC++ RT part):
+This is the runtime half of DPC++'s "Specialization constants" design (the DPC++ RT part):
 ``lower-spec-constants`` (the SpecConstantsPass) records per symbolic id the list of
 ``(leaf id, offset, size)`` descriptors and one default-value blob; the runtime keeps a value
 map per program, and before a launch either

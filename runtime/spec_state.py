@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+import ctypes
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from xmux.abi.spec_types import SpecConstantError, decode
-from xmux.runtime import forksafe
+from xmux.runtime import forksafe, tiered
 from xmux.runtime.spec_table import KernelSpecUse, SpecTable, aligned_buffer, value_set_key
 
 # ---------------------------------------------------------------------------------------
@@ -25,6 +27,13 @@ class LaunchTarget(NamedTuple):
     extra: tuple[int, ...]
     keep: object
     buffer: bytes
+
+
+class _Guard:
+    """A lock of its own (``forksafe.lock`` keeps one lock attribute per owner)."""
+
+    def __init__(self) -> None:
+        self._lock = forksafe.lock(self)
 
 
 class SpecState:
@@ -64,6 +73,12 @@ class SpecState:
         self._variant_entries: dict[tuple[str, bytes], object] = {}
         #: distinct value sets this program specialized for (tests and benchmarks)
         self.specializations = 0
+        #: JIT mode: the program with its leaves as exported variables (``generic_entry``),
+        #: built in the background (``queue_generic``); its leaves' (address, offset in a
+        #: value set's blob, size)
+        self.generic_job: tiered.Job | None = None
+        self._generic_leaves: list[tuple[int, int, int]] = []
+        self._generic_guard = _Guard()
 
     def set(self, symbolic_id: object, value: object) -> None:
         self.values[self.table.lookup(symbolic_id).symbolic_id] = self.table.encode_value(
@@ -164,57 +179,131 @@ class SpecState:
         entry = self._variant_entries.get((tag, buf))
         if entry is not None:
             return entry
+        # lowering and LLVM run without the lock (runtime/tiered.py builds these in the
+        # background: a launch's own specialization must not wait for them); two threads
+        # building one variant at once keep the first result
+        table = self._variants.get(tag)
+        if table is None:
+            lowered = build_ir()
+            table = self.table.with_template(lowered.ir)  # type: ignore[attr-defined]
+            table.width_dependent = lowered.width_dependent  # type: ignore[attr-defined]
+            with self._lock:
+                table = self._variants.setdefault(tag, table)
+        key = None
+        if self.program_key:
+            key = value_set_key(f"{self.program_key}/{tag}", buf)
+        ir_text, link = table.specialize(buf)
+
+        def build(vector_bits: int | None = None) -> object:
+            module = jit.compile_ir(
+                ir_text,
+                link=link,
+                kernel_infos_json=self.kernel_infos_json,
+                cache_key=key,
+                disk_cache=self.disk_cache and key is not None,
+                vector_bits=vector_bits,
+            )
+            self._modules[(tag, buf, vector_bits)] = module  # type: ignore[index]
+            return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+
+        if builds and not table.width_dependent:  # type: ignore[attr-defined]
+            makers = {"512-bit": build, "variant": build, "256-bit": lambda: build(256),
+                      "generic": generic}
+            entry = tuning.BuildTuner([makers[n] for n in builds], label, builds)
+        else:
+            entry = build()
         with self._lock:
-            table = self._variants.get(tag)
-            if table is None:
-                lowered = build_ir()
-                table = self.table.with_template(lowered.ir)  # type: ignore[attr-defined]
-                table.width_dependent = lowered.width_dependent  # type: ignore[attr-defined]
-                self._variants[tag] = table
-            key = None
-            if self.program_key:
-                key = value_set_key(f"{self.program_key}/{tag}", buf)
-            ir_text, link = table.specialize(buf)
+            first = self._variant_entries.setdefault((tag, buf), entry)
+            if first is entry:
+                self.specializations += 1
+        return first
 
-            def build(vector_bits: int | None = None) -> object:
-                module = jit.compile_ir(
-                    ir_text,
-                    link=link,
-                    kernel_infos_json=self.kernel_infos_json,
-                    cache_key=key,
-                    disk_cache=self.disk_cache and key is not None,
-                    vector_bits=vector_bits,
-                )
-                self._modules[(tag, buf, vector_bits)] = module  # type: ignore[index]
-                return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+    # -- the generic native form (runtime/tiered.py) --------------------------------------
 
-            if builds and not table.width_dependent:
-                makers = {"512-bit": build, "variant": build, "256-bit": lambda: build(256),
-                          "generic": generic}
-                entry = tuning.BuildTuner([makers[n] for n in builds], label, builds)
-            else:
-                entry = build()
-            self._variant_entries[(tag, buf)] = entry
-            self.specializations += 1
-            return entry
+    def queue_generic(self) -> None:
+        """JIT mode: have the generic form (``generic_entry``) built in the background, once
+        (``xmux.compile`` and a kernel's first launch ask)."""
+        if (self.generic_job is None and self.table.mode == "native"
+                and self.table.template is not None and not tiered.synchronous()):
+            self.generic_job = tiered.submit("the program's generic form (specialization "
+                                             "constants read from memory)", self._build_generic)
+
+    def generic_ready(self) -> bool:
+        """Whether the generic form is built (a failed build is reported once, then False for
+        good: new value sets are specialized by their launch, as before tiering)."""
+        job = self.generic_job
+        if job is None or not job.done:
+            return False
+        if job.error is not None:
+            from xmux.runtime.tiered import finished
+
+            finished(job)
+            return False
+        return True
+
+    def _build_generic(self) -> object:
+        """The template linked with the leaves as exported, writable variables holding the
+        defaults: LLVM cannot fold what another module may write, so the kernels read the
+        values from memory, as the emulated mode's do from its buffer (same kernels, same
+        packed arguments as the program's own code)."""
+        from xmux.abi.spec_types import GLOBAL_PREFIX, llvm_literal, llvm_type, store_size
+        from xmux.runtime import jit
+
+        table = self.table
+        table.prepare()
+        leaves = sorted(table._leaf_at.items())
+        blob = table.default_values
+        text = "".join(f'@"{GLOBAL_PREFIX}{leaf}" = global {llvm_type(t)} '
+                       f"{llvm_literal(t, blob, offset)}\n" for leaf, (t, offset) in leaves)
+        key = value_set_key(f"{self.program_key}/exported", b"") if self.program_key else None
+        module = jit.compile_ir(
+            table.template,  # type: ignore[arg-type]
+            link=(text,),
+            kernel_infos_json=self.kernel_infos_json,
+            cache_key=key,
+            disk_cache=self.disk_cache and key is not None,
+            internalize=False,
+        )
+        self._generic_leaves = [
+            (module.address(f"{GLOBAL_PREFIX}{leaf}"), offset, store_size(t))
+            for leaf, (t, offset) in leaves
+        ]
+        return module
+
+    def generic_entry(self, symbol: str) -> object:
+        """The generic form's entry hook of ``symbol`` (``generic_ready`` first)."""
+        from xmux.runtime import abi
+
+        module = self.generic_job.result  # type: ignore[union-attr]
+        return abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+
+    @contextlib.contextmanager
+    def values_in_place(self, buf: bytes) -> Iterator[None]:
+        """The generic form's variables hold the value set ``buf`` during the block (one
+        launch at a time runs the generic form: the variables are the program's)."""
+        with self._generic_guard._lock:
+            for address, offset, size in self._generic_leaves:
+                ctypes.memmove(address, buf[offset:offset + size], size)
+            yield
 
     def _specialize(self, kernel: str, symbol: str, buf: bytes) -> object:
         from xmux.runtime import abi, jit
 
-        with self._lock:
-            module = self._modules.get(buf)
-            if module is None:
-                key = value_set_key(self.program_key, buf) if self.program_key else None
-                ir_text, link = self.table.specialize(buf)
-                module = jit.compile_ir(
-                    ir_text,
-                    link=link,
-                    kernel_infos_json=self.kernel_infos_json,
-                    cache_key=key,
-                    disk_cache=self.disk_cache and key is not None,
-                )
-                self._modules[buf] = module
-                self.specializations += 1
-            entry = abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
-            self._entries[(kernel, buf)] = entry
-            return entry
+        module = self._modules.get(buf)
+        if module is None:  # built without the lock, as ``variant_entry``'s
+            key = value_set_key(self.program_key, buf) if self.program_key else None
+            ir_text, link = self.table.specialize(buf)
+            built = jit.compile_ir(
+                ir_text,
+                link=link,
+                kernel_infos_json=self.kernel_infos_json,
+                cache_key=key,
+                disk_cache=self.disk_cache and key is not None,
+            )
+            with self._lock:
+                module = self._modules.setdefault(buf, built)
+                if module is built:
+                    self.specializations += 1
+        entry = abi.EntryHookFn(module.address(symbol))  # type: ignore[attr-defined]
+        self._entries[(kernel, buf)] = entry
+        return entry

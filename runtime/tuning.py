@@ -213,6 +213,13 @@ class BuildTuner:
         cycle, i = divmod(turn, n)
         return n - 1 - i if cycle % 2 else i
 
+    def build_all(self) -> BuildTuner:
+        """Build every candidate now (a background build, ``runtime/tiered.py``: no launch
+        then compiles one on its first turn); returns the tuner."""
+        for i in range(len(self._builds)):
+            self._entry(i)
+        return self
+
     def _entry(self, i: int) -> object:
         if self._entries[i] is None:
             self._entries[i] = self._builds[i]()

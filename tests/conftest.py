@@ -8,6 +8,9 @@ import os
 import pytest
 
 os.environ.setdefault("XMUX_VERIFY_EACH", "1")  # child processes of the tests inherit it
+# launches build variants and specializations themselves, as the tests that count them expect
+# (tests/test_tiered.py turns it off: the background builds of runtime/tiered.py)
+os.environ.setdefault("XMUX_SYNC_BUILDS", "1")
 
 
 @pytest.fixture(autouse=True)

@@ -39,3 +39,18 @@ def test_the_pipeline_runs_without_branches_on_pass_names() -> None:
         if isinstance(node, ast.Compare):
             names = [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)]
             assert "name" not in names, ast.unparse(node)
+
+
+def test_passes_never_read_the_host_environment() -> None:
+    """What a pass knows of the machine is the module's ``#xmux.target``: no pass, lowering or
+    dialect reads the environment (``XMUX_CPU`` and the like are the runtime's), as none
+    imports llvmlite (pyproject's "host-blind" contract). ``make test``'s runs "as on" other
+    CPUs cover only the tests where a target can show (Makefile: MODEL_TESTS) on this ground."""
+    readers = []
+    for folder in ("dialects", "transforms", "lowering"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+                if name in ("environ", "getenv", "cpu_count", "sched_getaffinity"):
+                    readers.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert readers == [], readers

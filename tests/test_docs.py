@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -44,3 +45,56 @@ def test_passes_md_lists_every_pass():
     text = (ROOT / "docs" / "passes.md").read_text()
     missing = [n for n in PASSES if f"## `{n}`" not in text]
     assert not missing, f"docs/passes.md is stale (run `make docs`): missing {missing}"
+
+
+# --- no dangling references, no plan language (docs/architecture.md is what is, not a plan)
+
+#: the documents a reader of the repository sees
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+#: the sources whose docstrings point at documents
+SOURCES = [p for d in ("xmux", "abi", "dialects", "transforms", "lowering", "runtime")
+           for p in sorted((ROOT / d).rglob("*.py"))]
+_REPO_PATH = re.compile(r"`((?:examples|tests|bench|docs|runtime|transforms|dialects|lowering|"
+                        r"abi|xmux)/[\w./-]+\.(?:py|md|mlir|txt|toml|cfg|json|c))`")
+_LINK = re.compile(r"\]\(([\w./-]+\.(?:md|py|mlir|txt))(?:#[\w-]*)?\)")
+
+
+def _exists(path: str) -> bool:
+    # xmux/... names the installed package; abi/, dialects/... are its folders in the tree;
+    # a plugin page names its own package's files (tests/sample_plugin/)
+    return any((base / path).exists() for base in (
+        ROOT, ROOT / "tests" / "sample_plugin")) or (path.startswith("xmux/") and any(
+            (ROOT / d / path.removeprefix("xmux/")).exists() for d in (".", "")))
+
+
+def test_no_reference_txt_paths() -> None:
+    """The design references (``reference/*.txt``) are not in the repository: documents and
+    docstrings name them (the oneAPI Construction Kit's ..., DPC++'s ...), never a path."""
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in [*DOCS, *SOURCES]
+             for i, line in enumerate(p.read_text().splitlines(), 1)
+             if re.search(r"reference/[\w.-]+\.txt", line)]
+    assert not found, f"paths to files not in the repository: {found}"
+
+
+def test_doc_paths_and_links_exist() -> None:
+    dangling = []
+    for doc in DOCS:
+        text = doc.read_text()
+        dangling += [f"{doc.relative_to(ROOT)}: `{m}`" for m in _REPO_PATH.findall(text)
+                     if not _exists(m)]
+        dangling += [f"{doc.relative_to(ROOT)}: ({m})" for m in _LINK.findall(text)
+                     if not (doc.parent / m).exists()]
+    assert not dangling, "dangling references:\n" + "\n".join(dangling)
+
+
+#: plan language: what was planned, by whom and when, rather than what is
+#: ("work-item 0" and the storage plan of work-item-loops are not plan language)
+_PLAN = re.compile(r"\(issue \d+|\bissues? \d+\b|(?<!-)\bitems? \d+\b|\bwaves?\b|"
+                   r"\bthe plan(?:'s| above)|\bdepart(?:s|ures?)? from the plan", re.I)
+
+
+def test_architecture_states_what_is() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    found = [f"{i}: {line.strip()[:90]}" for i, line in enumerate(text.splitlines(), 1)
+             if _PLAN.search(line)]
+    assert not found, "plan language in docs/architecture.md:\n" + "\n".join(found)

@@ -88,7 +88,8 @@ def test_all_reduce_per_block_matches_numpy(local):
 
 
 @pytest.mark.parametrize("body, op", [
-    ("%c = gpu.cluster_id x", "gpu.cluster_id"),
+    ("%l = gpu.lane_id\n gpu.warp_execute_on_lane_0(%l)[16] { }",
+     "gpu.warp_execute_on_lane_0' in @f: a warp of 16 lanes"),
 ])
 def test_unsupported_device_ops_are_named(body, op):
     src = f"gpu.module @k {{ gpu.func @f() kernel {{ {body}\n gpu.return }} }}"

@@ -103,7 +103,7 @@ def test_single_shape_is_racy():
     a = np.arange(9, dtype=np.int32)
     with pytest.raises(DataRaceError, match=r"element 0 of work-group local @tile written by "
                        r"work-item \(0\) .* and read .* work-item \(2\)"):
-        xmux.interpret(src, "single", a, np.zeros_like(a), global_size=9, local_size=3,
+        xmux.interpret(src, "single", a, np.zeros_like(a), global_size=(9,), local_size=(3,),
                        races=True)
 
 

@@ -19,6 +19,7 @@ from xmux.lowering.convert_to_llvm import ConvertToLLVMPass
 from xmux.registry import make_context
 from xmux.runtime import jit
 from xmux.runtime.emit import emit_text
+from xmux.runtime.host_symbols import install_runtime_symbols
 
 C_API = "attributes {llvm.emit_c_interface}"
 
@@ -37,6 +38,8 @@ class Compiled:
     def __init__(self, text: str, verify_input: bool = True):
         self.module = lower(text, verify_input)
         self.ir = emit_text(self.module)
+        # the lowered allocations report failure through the runtime's xmux_alloc_failed
+        install_runtime_symbols()
         self.jm = jit.compile_ir(self.ir, cache_dir=None)
 
     def fn(self, name: str, restype, *argtypes):

@@ -42,6 +42,10 @@ UPSTREAM = {"builtin", "func", "arith", "math", "memref", "scf", "cf", "gpu", "i
 NEWER_THAN_19 = re.compile(r"gpu\.printf \"|gpu\.subgroup_reduce \w+ %\S+ cluster")
 #: ... of which LLVM 19 drops a part it does not know when it reads the generic form
 LOSSY_IN_19 = re.compile(r"gpu\.subgroup_reduce \w+ %\S+ cluster")
+#: gpu ops LLVM 19 does not have at all (its gpu dialect rejects even their generic form;
+#: vector.warp_execute_on_lane_0 is LLVM 19's name of the last): examples using them stay here
+UNKNOWN_TO_19 = re.compile(
+    r"gpu\.(rotate|subgroup_broadcast|broadcast_lane|warp_execute_on_lane_0)\b")
 
 
 def _parse(text: str) -> ModuleOp:
@@ -85,7 +89,9 @@ def _run(path: Path, capfd: pytest.CaptureFixture[str]) -> str:
     return re.sub(r"base@ = 0x[0-9a-f]+", "base@ = ADDR", out)
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=IDS)
+@pytest.mark.parametrize(
+    "path", [p for p in EXAMPLES if not UNKNOWN_TO_19.search(p.read_text())],
+    ids=lambda p: str(p.relative_to(ROOT / "examples")))
 def test_example_through_mlir_opt_19(path: Path, tmp_path: Path, capfd) -> None:
     """xmux → mlir-opt-19 → xmux: mlir-opt-19 reads xmux's text, xmux reads mlir-opt-19's, and
     the program prints what the original prints."""
@@ -105,7 +111,7 @@ def test_example_through_mlir_opt_19(path: Path, tmp_path: Path, capfd) -> None:
 
 @pytest.mark.parametrize(
     "path", [p for p in EXAMPLES if p.parent.name == "gpu" and not NEWER_THAN_19.search(
-        p.read_text())], ids=lambda p: p.name)
+        p.read_text()) and not UNKNOWN_TO_19.search(p.read_text())], ids=lambda p: p.name)
 def test_mlir_opt_19_output_of_gpu_example_runs(path: Path, tmp_path: Path, capfd) -> None:
     """mlir-opt-19's own reading of an upstream-only example (no xmux in front) runs in xmux."""
     proc = subprocess.run([MLIR_OPT, str(path)], capture_output=True, text=True, check=False)
@@ -117,7 +123,8 @@ def test_mlir_opt_19_output_of_gpu_example_runs(path: Path, tmp_path: Path, capf
 
 KERNEL_PASSES = ("gpu-launch-outlining,convert-gpu-to-mux,convert-acc-to-oacc,"
                  "lower-sub-group-collectives,transfer-kernel-metadata,lower-spec-constants,expand-oacc-reductions{expansion=cpu},"
-                 "convert-mux-launch,prepare-barriers,lower-work-group-collectives,"
+                 "convert-mux-launch,lower-scf-parallel,prepare-barriers,"
+                 "lower-work-group-collectives,"
                  "work-item-loops,replace-local-module-scope-variables,define-mux-builtins")
 
 

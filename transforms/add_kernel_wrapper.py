@@ -134,6 +134,7 @@ def copy_kernel_attrs(dst: Operation, src: Operation) -> None:
     if attrs.LOCAL_MEM_USAGE in src.attributes:
         attrs.set_local_mem_usage(dst, attrs.get_local_mem_usage(src))
     attrs.set_reqd_sub_group_size(dst, attrs.get_reqd_sub_group_size(src))
+    attrs.set_cluster_dim(dst, attrs.get_cluster_dim(src))
     attrs.copy_launch_facts(dst, src)
 
 

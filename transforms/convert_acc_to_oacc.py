@@ -149,6 +149,7 @@ from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 acc = lazy_module("xdsl.dialects.acc")
 acc_common = lazy_module("xmux.transforms.openacc.acc_common")
 atomics = lazy_module("xmux.transforms.openacc.atomics")
+host_clauses = lazy_module("xmux.transforms.openacc.host_clauses")
 outline = lazy_module("xmux.transforms.openacc.outline")
 
 
@@ -179,6 +180,7 @@ class ConvertAccToOacc(ModulePass):
         if not has_dialect_ops(op, "acc"):
             return
         self._check_options()
+        host_clauses.fold_bound_queries(op)
         recipe_ops, compute_ops = _recipes(), _compute()
         recipes = {o.sym_name.data: o for o in op.ops if isinstance(o, recipe_ops)}
         for f in [o for o in op.ops if isinstance(o, func.FuncOp)]:
@@ -192,6 +194,12 @@ class ConvertAccToOacc(ModulePass):
             if isinstance(o, recipe_ops):
                 op.body.block.erase_op(o)
         atomics.lower_atomics(op)
+        # acc.init / acc.shutdown: xmux's runtime (CPU thread pool, CUDA context) is always
+        # initialised and outlives the program, so on either target they have no effect
+        for o in [o for o in op.walk() if isinstance(o, (acc.InitOp, acc.ShutdownOp))]:
+            o.detach()
+            o.erase()
+        host_clauses.drop_host_only(op)  # acc.set / routine / global ctor-dtor / bounds
         left = next((o for o in op.walk() if o.dialect_name() == "acc"), None)
         if left is not None:
             raise acc_common.unsupported(f"'{left.name}' outside acc.parallel")
@@ -238,8 +246,9 @@ def _cleanup_host(f: func.FuncOp) -> None:
             o.acc_var.replace_all_uses_with(o.var)
             o.detach()
             o.erase()
-        elif isinstance(o, acc.DataOp):
-            if o.if_cond is not None:
+        elif isinstance(o, acc_common.INLINED_REGION):
+            # host_data's if only picks host or device addresses, the same ones here
+            if isinstance(o, acc.DataOp) and o.if_cond is not None:
                 raise acc_common.unsupported("acc.data with an if clause")
             block = o.region.block
             term = block.last_op

@@ -51,10 +51,15 @@ The CPU shares memory with the "device": ``gpu.alloc`` -> ``memref.alloc``, ``gp
 
 A ``gpu.subgroup_reduce`` of a 1-D vector reduces element by element.
 
+``gpu.subgroup_mma_*`` stay for the next pass, lower-subgroup-mma (CPU) or
+lower-subgroup-mma-nvptx; their kernels get ``mux.reqd_sub_group_size`` like subgroup ops.
+
 ``gpu.dynamic_shared_memory`` is one module-level work-group buffer of 48 KiB (CUDA's default
 limit; a launch asking for more fails an assertion) cast to the op's type.
 
-Unsupported (an error naming the op): clusters.
+Thread-block clusters (``gpu.cluster_*``, ``gpu.launch_func ... clusters in (...)``), the lane
+ops ``gpu.rotate`` / ``gpu.subgroup_broadcast`` and ``gpu.warp_execute_on_lane_0``: see
+``transforms/gpu_newer_to_mux.py`` (run first, after the gpu modules are flattened).
 
 Before::
 
@@ -106,6 +111,8 @@ if TYPE_CHECKING:
 # imported only for modules with gpu ops (abi/lazy_import.py)
 gpu = lazy_module("xmux.dialects.gpu")
 gpu_host = lazy_module("xmux.dialects.gpu_host")
+# clusters, lane ops, warp_execute_on_lane_0 (issue 31)
+newer_ops = lazy_module("xmux.transforms.gpu_newer_to_mux")
 
 _INDEX = IndexType()
 
@@ -142,8 +149,10 @@ def _tables() -> tuple[dict[K, tuple[str | None, str | None]], dict[type[Operati
 
 
 def _sub_group_ops() -> tuple[type[Operation], ...]:
+    from xmux.dialects import gpu_mma  # matrices live in sub-groups (lower-subgroup-mma)
+
     return (gpu.LaneIdOp, gpu.SubgroupIdOp, gpu.SubgroupSizeOp, gpu.NumSubgroupsOp,
-            gpu.SubgroupReduceOp, gpu.ShuffleOp)
+            gpu.SubgroupReduceOp, gpu.ShuffleOp, *gpu_mma.MMA_OPS, *newer_ops.lane_ops())
 
 
 def _nan_kinds() -> tuple[K, K]:
@@ -284,6 +293,7 @@ class ConvertGpuToMux(ModulePass):
             raise NotSupportedError(
                 "convert-gpu-to-mux: gpu.launch must be outlined first (gpu-launch-outlining)")
         names = self._flatten(op)
+        newer_ops.lower(op, names, self.sub_group_size)
         for o in list(op.walk()):
             self._device(o)
         for o in reversed(list(op.walk())):
@@ -302,7 +312,9 @@ class ConvertGpuToMux(ModulePass):
                 f.function_type = type(f.function_type).from_lists(
                     [_convert_space(t) for t in f.function_type.inputs.data],
                     [_convert_space(t) for t in f.function_type.outputs.data])
-        left = next((o for o in op.walk() if o.name.startswith("gpu.")), None)
+        left = next((o for o in op.walk() if o.name.startswith("gpu.")
+                     # stay for lower-subgroup-mma(-nvptx), the next pass
+                     and not o.name.startswith("gpu.subgroup_mma_")), None)
         if left is not None:
             raise NotSupportedError(f"convert-gpu-to-mux: '{left.name}'{_where(left)} is not "
                                     "supported on the CPU")
@@ -418,8 +430,6 @@ class ConvertGpuToMux(ModulePass):
             _printf(op)
         elif isinstance(op, gpu.DynamicSharedMemoryOp):
             _dynamic_shared_memory(op)
-        elif isinstance(op, gpu.ClusterIdOp):
-            raise NotSupportedError(f"'{op.name}'{_where(op)} is not supported on the CPU")
 
     def _subgroup_reduce(self, op: gpu.SubgroupReduceOp) -> None:
         from xdsl.dialects import vector
@@ -516,9 +526,6 @@ class ConvertGpuToMux(ModulePass):
         fname = ref.nested_references.data[-1].data if ref.nested_references.data else mname
         if (mname, fname) not in names:
             raise NotSupportedError(f"gpu.launch_func{_where(op)}: no kernel @{mname}::@{fname}")
-        if op.clusterSizeX is not None:
-            raise NotSupportedError(f"gpu.launch_func @{mname}::@{fname}: clusters are not "
-                                    "supported")
         new: list[Operation] = []
 
         def index(v: SSAValue) -> SSAValue:
@@ -529,6 +536,7 @@ class ConvertGpuToMux(ModulePass):
             return c.result
 
         grid = [index(v) for v in op.grid]
+        newer_ops.check_launch_grid(op, grid, new)
         block = [index(v) for v in op.block]
         glob = []
         for g, b in zip(grid, block, strict=True):

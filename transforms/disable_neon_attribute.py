@@ -1,7 +1,7 @@
 """disable-neon-attribute: compile an AArch64 module without NEON where a vector [u]long →
 float conversion would round twice.
 
-The reference's DisableNeonAttributePass (reference/computemux-host-target.txt), a 64-bit
+The oneAPI Construction Kit's DisableNeonAttributePass (its host target), a 64-bit
 Arm pass: the AArch64 NEON backend converts a vector of i64 to f32 in two steps (i64 → f64,
 then f64 → f32), rounding twice, which a CTS conversion test catches. When the module has
 such a conversion — a ``sitofp`` / ``uitofp`` (``llvm.`` or ``arith.``) from a vector of

@@ -1,6 +1,6 @@
 """expand-oacc-reductions{expansion=host|cpu|ptx}: GCC's OpenACC builtins → plain SIMT code.
 
-The oacc-xform analogue of ``reference/openacc-reductions-gcc.txt``: expands the ``oacc``
+The oacc-xform analogue of GCC's OpenACC reduction design: expands the ``oacc``
 builtins that ``convert-acc-to-oacc`` placed in OpenACC kernels (``func.func`` with
 ``oacc.dims``). The ``expansion`` option picks where the levels run (without it, the module's
 target decides: ``ptx`` on an NVPTX target, else ``cpu``). ``expansion=host`` is the

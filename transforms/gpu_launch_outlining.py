@@ -7,6 +7,10 @@ become kernel arguments in order of first use, except constants (``arith.constan
 are cloned into the kernel. The kernel's entry queries ``gpu.block_id``, ``gpu.thread_id``,
 ``gpu.grid_dim`` and ``gpu.block_dim`` for the launch's 12 block arguments; workgroup and
 private attributions move to the ``gpu.func``; ``gpu.terminator`` becomes ``gpu.return``.
+A launch with ``clusters(...)`` keeps them on its ``gpu.launch_func``; in the kernel its
+cluster ids are ``gpu.cluster_id`` and its cluster sizes ``gpu.cluster_dim_blocks`` (the
+values the launch passed: blocks per cluster; upstream's outlining writes
+``gpu.cluster_dim``, the number of clusters, which differs unless grid = cluster²).
 Launch sizes that are constants give ``known_block_size`` / ``known_grid_size``. The module
 gets ``gpu.container_module``. A launch body of several blocks is entered with ``cf.br``.
 
@@ -67,6 +71,7 @@ from xmux.abi.lazy_import import has_dialect_ops, lazy_module
 # imported only for modules with gpu ops (abi/lazy_import.py)
 gpu = lazy_module("xmux.dialects.gpu")
 gpu_host = lazy_module("xmux.dialects.gpu_host")
+gpu_newer = lazy_module("xmux.dialects.gpu_newer")
 
 
 def _captured(region: Region) -> list[SSAValue]:
@@ -120,8 +125,6 @@ class GpuLaunchOutlining(ModulePass):
         op.attributes["gpu.container_module"] = UnitAttr()
 
     def _outline(self, module: ModuleOp, launch: gpu_host.LaunchOp, taken: set[str]) -> None:
-        from xmux.abi.errors import NotSupportedError
-
         host = launch.parent_op()
         while host is not None and not isinstance(host, func.FuncOp):
             host = host.parent_op()
@@ -130,8 +133,6 @@ class GpuLaunchOutlining(ModulePass):
         while name in taken:
             name, n = f"{base}_{n}", n + 1
         taken.add(name)
-        if launch.clusterSizeX is not None:
-            raise NotSupportedError(f"gpu.launch in @{base[:-7]}: clusters are not supported")
 
         region = launch.body
         # Constants are cloned into the body (gpu-launch-sink-index-computations).
@@ -155,7 +156,14 @@ class GpuLaunchOutlining(ModulePass):
         old_args = entry.args
         for i, q in zip(order, queries, strict=True):
             old_args[i].replace_all_uses_with(q.results[0])
-        for old, new in zip(old_args[12:], new_entry.args[len(args):], strict=True):
+        n_config = launch.num_config_args
+        if n_config == 18:  # clusters: ids, then sizes (blocks per cluster, as launched)
+            cluster_queries = [*(gpu.ClusterIdOp(d) for d in "xyz"),
+                               *(gpu_newer.ClusterDimBlocksOp(d) for d in "xyz")]
+            new_entry.add_ops(cluster_queries)
+            for old, q in zip(old_args[12:18], cluster_queries, strict=True):
+                old.replace_all_uses_with(q.results[0])
+        for old, new in zip(old_args[n_config:], new_entry.args[len(args):], strict=True):
             old.replace_all_uses_with(new)
         for v, a in zip(args, new_entry.args, strict=False):
             v.replace_uses_with_if(a, lambda use: _inside(use.operation, region))
@@ -189,9 +197,12 @@ class GpuLaunchOutlining(ModulePass):
         module.body.block.add_op(gmod)
 
         shmem = launch.dynamicSharedMemorySize
+        clusters = () if launch.clusterSizeX is None else (
+            launch.clusterSizeX, launch.clusterSizeY, launch.clusterSizeZ)
         call = gpu_host.LaunchFuncOp(
             SymbolRefAttr(name, [name]), launch.grid, launch.block, args, shmem,
-            launch.asyncDependencies, is_async=launch.asyncToken is not None)
+            launch.asyncDependencies, is_async=launch.asyncToken is not None,
+            clusters=clusters)
         Rewriter.replace_op(launch, call)
 
 

@@ -1,6 +1,6 @@
 """lower-spec-constants: sycl-post-link's SpecConstantsPass, at dialect level.
 
-Re-creates the pass of ``reference/sycl-specialization-constants.txt``.
+Re-creates the pass of DPC++'s "Specialization constants" design.
 
 Replaces the markers ``spec.get_scalar`` / ``spec.get_composite`` and the module-level
 ``spec.specialization_id`` defaults, in one of two modes:

@@ -10,7 +10,10 @@ dynamic), whether its layout is strided and the offset and strides a strided lay
 36, item 4), and whether the kernel may write it
 (``transforms/arg_access.py``: a read-only numpy array is refused only where it may). Beside
 it, ``mux.local_size_limits``: the local sizes the kernel's static local arrays were written
-for (``transforms/local_memory_facts.py``), which the launcher checks. The
+for (``transforms/local_memory_facts.py``), which the launcher checks; and
+``mux.work_dims_used`` (only when above 1): 1 + the highest dimension the work-item queries of
+the kernel and its callees name, so that the launcher refuses a scalar global size (a 1-D
+launch) for a kernel written for two or three. The
 passes that give a kernel a new entry point carry the record over (``attrs.copy_launch_facts``)
 and ``xmux/kernel_info.py`` reads it into the program's ``KernelInfo``. A kernel that already
 has a record keeps it (the pass may run twice: ``xmux.compile`` adds one at the start of a user
@@ -128,6 +131,21 @@ def kernel_args(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> list[Ar
     return args
 
 
+def work_dims_used(kernel: func.FuncOp, symbols: dict[str, func.FuncOp]) -> int:
+    """1 + the highest dimension a work-item query of ``kernel`` or of a function it calls
+    names (``mux.get_global_id 1`` → 2): ``mux.work_dims_used``, so that a launch with a
+    scalar global size (one dimension) of a kernel written for two or three is refused."""
+    from xmux.dialects.mux import DimQueryOp
+    from xmux.transforms.lower_work_group_collectives import reachable_functions
+
+    highest = 0
+    for name in reachable_functions(kernel, symbols):
+        for op in symbols[name].walk():
+            if isinstance(op, DimQueryOp):
+                highest = max(highest, op.dim.value.data)
+    return highest + 1
+
+
 @dataclass(frozen=True)
 class RecordKernelAbi(ModulePass):
     """Record each entry kernel's name and arguments (``mux.kernel_abi``)."""
@@ -143,3 +161,4 @@ class RecordKernelAbi(ModulePass):
             if f.body.blocks:
                 attrs.set_kernel_abi(f, f.sym_name.data, kernel_args(f, symbols))
                 attrs.set_local_size_limits(f, local_size_limits(f))
+                attrs.set_work_dims_used(f, work_dims_used(f, symbols))

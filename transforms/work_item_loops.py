@@ -153,7 +153,7 @@ BODY_SUFFIX = ".mux-wi-body"
 
 
 def _pass_error(kernel: func.FuncOp, message: str) -> XmuxError:
-    return XmuxError(f"work-item-loops: kernel @{kernel.sym_name.data}: {message}")
+    return XmuxError(f"work-item-loops: kernel @{kernel.sym_name.data}: {message}").at(kernel)
 
 
 # ---------------------------------------------------------------------------------------

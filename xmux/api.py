@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from xmux.abi.errors import user_errors
 from xmux.errors import XmuxError
 from xmux.kernel_info import collect_kernel_infos, kernel_infos
 from xmux.options import CompileOptions
@@ -49,6 +50,7 @@ __all__ = [
 ]
 
 
+@user_errors
 def compile(  # noqa: A001 - the public name in the contract
     source: object,
     *,
@@ -72,44 +74,34 @@ def compile(  # noqa: A001 - the public name in the contract
     timing: bool = False,
     options: CompileOptions | None = None,
     debug: bool = False,
+    wait: bool = False,
 ) -> Program:
     """Compile MLIR text / a path / a ModuleOp to a runnable ``Program`` (for ``target``).
 
-    The options (``xmux.options.CompileOptions``, whose fields document each one; checked
-    once, an error naming the option): ``pipeline`` replaces the target's default pass
-    pipeline (a pass list such as ``xmux.pipelines.cpu()`` with your own spliced in, or the
-    text ``xmux-opt -p`` takes), ending in the llvm dialect. ``threads``: the default worker
-    threads of the launches (default: the cores). ``cache`` (default ``XMUX_CACHE``, on):
-    compiled code in memory and on disk (``XMUX_CACHE_DIR``), keyed on the source, the
-    target, the options and xmux's code. ``spec_constants``: ``"native"`` (JIT-specialized
-    per value set) or ``"emulated"`` (a runtime buffer); ``spec_padding``: ``"dpcpp"`` or
-    ``"gaps"`` (the property sets' form). ``specialize`` (default ``XMUX_SPECIALIZE``, on):
-    a kernel launched repeatedly with one local size is rebuilt for it; ``tune`` (default
-    ``XMUX_TUNE``, on): that variant built with 512- and 256-bit vectors, the faster kept.
-    ``sub_group_size``: the emulated sub-group size of kernels without
-    ``mux.reqd_sub_group_size``. ``vector_width`` / ``force_no_tail``: work-item-loops'
-    vector + scalar tail scheduling. ``oacc_expansion``: OpenACC kernels' gangs on the
-    thread pool (``"cpu"``) or one thread (``"host"``); ``oacc_target`` is its former name.
-    ``checks`` (default ``XMUX_CHECKS``): the checking mode (bounds and division checks
-    raising ``xmux.CheckError``; with ``pipeline=`` add ``pipelines.cpu(checks=True)``'s
-    passes yourself). The default-pipeline options (``sub_group_size``, ``vector_width``,
-    ``force_no_tail``, ``oacc_expansion``, ``spec_padding``) must keep their defaults with
-    ``pipeline=``. ``options``: a ``CompileOptions`` in place of the keywords above.
+    ``xmux.options.CompileOptions`` documents each option (checked once, an error naming
+    it); ``options``: a ``CompileOptions`` in place of the keywords. ``pipeline`` replaces
+    the target's default passes (a list such as ``xmux.pipelines.cpu()`` with your own
+    spliced in, or ``xmux-opt -p`` text), ending in the llvm dialect; the default-pipeline
+    options (``sub_group_size``, ``vector_width``, ``force_no_tail``, ``oacc_expansion``,
+    its former name ``oacc_target``, ``spec_padding``) then keep their defaults.
+    ``threads``: the launches' worker threads. ``cache``: compiled code in memory and on
+    disk. ``spec_constants``: ``"native"`` or ``"emulated"``. ``specialize`` / ``tune``:
+    local-size variants and their vector widths. ``checks``: the checking mode
+    (``xmux.CheckError``). ``debug``: DWARF debug info (docs/debugging.md).
 
-    Inspection (debugging; the compiled code and the cache key stay the same, but such a
-    compile bypasses the caches so that the passes run): ``print_ir_after`` (a pass name, a
-    list of names, or True: every pass) prints the IR after those passes to
-    ``print_ir_stream`` (default stderr) as ``mlir-opt`` does; ``pass_callback`` is called
-    as ``pass_callback(pass, module)`` after each pass; ``timing`` (True) gives
-    ``prog.pass_timings`` (a ``PassTimings``: (pass name, seconds) rows, ``str()`` a table).
+    Inspection (the compiled code stays the same; the caches are bypassed so that the passes
+    run): ``print_ir_after`` (a pass name, names, or True) prints the IR after those passes
+    to ``print_ir_stream`` (default stderr); ``pass_callback`` (pass, module) runs after each
+    pass; ``timing`` gives ``prog.pass_timings``.
 
-    ``debug``: DWARF debug info from the source's locations, registered with gdb (break at
-    a ``.mlir`` line, print arguments and named values: docs/debugging.md).
+    ``wait``: build local-size variants and native value sets' specializations before the
+    launch that needs them (default: in the background while launches run the generic code,
+    docs/architecture.md "Tiered compilation"; ``XMUX_SYNC_BUILDS=1``: every program);
+    ``prog.warm(sizes, spec_values)`` builds chosen ones ahead of time.
 
-    ``target``: ``"cpu"`` (default: the JIT on this host), ``"nvptx"`` (PTX for an NVIDIA
-    GPU, run through CuPy: ``prog.ptx``; the CPU-only options ``threads``,
-    ``sub_group_size``, ``vector_width``, ``force_no_tail``, ``oacc_expansion`` must keep
-    their defaults), or a ``xmux.targets.Target`` such as ``NvptxTarget("sm_80")``.
+    ``target``: ``"cpu"`` (the JIT on this host), ``"nvptx"`` (PTX run through CuPy:
+    ``prog.ptx``; the CPU-only options keep their defaults) or a ``xmux.targets.Target``
+    such as ``NvptxTarget("sm_80")``.
     """
     keywords = {
         "pipeline": pipeline, "threads": threads, "cache": cache,
@@ -126,6 +118,17 @@ def compile(  # noqa: A001 - the public name in the contract
             keywords[k] != p.default
             for k, p in inspect.signature(compile).parameters.items() if k in keywords):
         raise XmuxError("xmux.compile: give the options either as keywords or as options=")
+    if not isinstance(wait, bool):
+        raise XmuxError(f"xmux.compile: wait must be True or False, got {wait!r}")
     from xmux.targets.driver import compile_program
 
-    return compile_program(resolve(target), source, options)  # type: ignore[return-value]
+    return _tiered(compile_program(resolve(target), source, options), wait)
+
+
+def _tiered(prog: Any, wait: bool) -> Any:
+    """``prog`` with its builds ``wait``ed for, or its new value sets' generic form queued."""
+    prog.wait = wait
+    spec = getattr(prog, "_spec", None)
+    if not wait and isinstance(prog, Program) and spec is not None and spec.table.kernels:
+        spec.queue_generic()  # what a new value set runs until its specialization is built
+    return prog

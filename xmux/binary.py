@@ -15,6 +15,7 @@ import json
 import warnings
 from pathlib import Path
 
+from xmux.abi.errors import user_errors
 from xmux.abi.kernel_layout import KernelInfo, dump_kernel_infos
 from xmux.runtime import binary as _binary
 from xmux.runtime import spec_constants as _spec
@@ -26,6 +27,7 @@ __all__ = ["BinaryError", "load"]
 BinaryError = _binary.BinaryError
 
 
+@user_errors
 def load(path: str | Path, *, threads: int | None = None) -> object:
     """The program saved in ``path``: a CPU ``xmux.Program`` or an NVPTX program. Raises
     ``BinaryError`` for a damaged file, another xmux ABI version, or a CPU binary built for

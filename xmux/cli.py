@@ -93,12 +93,17 @@ class XmuxOptMain(xDSLOptMain):
                 print("\n\n\n")
             start = time.perf_counter()
 
+        from xdsl.utils.exceptions import ArgSpecParseError
+
         from xmux.registry import parse_pipeline
 
         try:
             self.pipeline = parse_pipeline(args.passes, callback)
-        except Exception as e:  # option parsing raises plain ValueErrors etc.
-            raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from e
+        except XmuxError:
+            raise  # an unknown pass: its name alone, not the whole pipeline
+        # option parsing raises plain ValueErrors etc.; a malformed spec ArgSpecParseError
+        except (Exception, ArgSpecParseError) as e:
+            raise XmuxError(f"invalid pass pipeline '{args.passes}': {e}") from None
         if args.view_plan is not None:
             self.pipeline = PassPipeline(_up_to_plan(self.pipeline.passes), callback)
 
@@ -187,7 +192,7 @@ def _write_plans(graphs: list[str], out: str) -> None:
 
 def pass_options_help() -> str:
     """xmux's passes with their options and defaults (``pass{option=default}``), for
-    ``--help``: the first line of each pass's docstring follows."""
+    ``--help``: the first sentence of each pass's docstring follows."""
     import dataclasses
 
     from xmux.registry import get_all_passes
@@ -203,10 +208,12 @@ def pass_options_help() -> str:
             value = str(default).lower() if isinstance(default, bool) else default
             options.append(f"{f.name.replace('_', '-')}={value}")
         head = name + ("{" + " ".join(options) + "}" if options else "")
-        summary = (cls.__doc__ or "").strip().splitlines()
+        # the docstring's first sentence, which may wrap onto a second line
+        paragraph = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+        summary = paragraph.split(". ", 1)[0].rstrip(".") + "." if paragraph else ""
         lines.append(f"  {head}")
-        if summary and not summary[0].startswith(cls.__name__ + "("):  # dataclass's own doc
-            lines.append(f"      {summary[0]}")
+        if summary and not summary.startswith(cls.__name__ + "("):  # dataclass's own doc
+            lines.append(f"      {summary}")
     return "\n".join(lines)
 
 

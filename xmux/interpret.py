@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from xmux.abi.errors import user_errors
 from xmux.runtime.interpreter.errors import (
     DataRaceError,
     DivergentBarrierError,
@@ -39,14 +40,21 @@ if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
 
 FRONT_END_PASSES = (
+    "lower-affine-upstream",  # affine as upstream's --lower-affine (no-op without)
+    "lower-vector-contract",  # 1-D vector.contract as arith + vector.reduction (no-op without)
+    "lower-vector-transfers",  # vector.transfer_* etc. as 1-D vector ops (no-op without)
+    "lower-scf-forall",  # scf.forall as scf.for nests (no-op without)
     "gpu-launch-outlining",  # upstream gpu programs (no-ops without gpu ops)
     "convert-gpu-to-mux",
+    "lower-subgroup-mma",  # gpu.subgroup_mma_* as on the CPU (no-op without)
     "convert-acc-to-oacc",
     "transfer-kernel-metadata",
     "expand-oacc-reductions",
+    "convert-complex-to-standard",  # complex functions as the compiled path computes them
 )
 
 
+@user_errors
 def interpret(
     source: object,
     kernel: str,

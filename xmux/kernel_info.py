@@ -15,6 +15,8 @@ that knew it (docs/architecture.md, "Targets"):
                            expand-oacc-reductions (vector buffers)
 ``mux.local_mem_usage``    replace-local-module-scope-variables
 ``mux.vector_schedule``    work-item-loops{vector-width=W}
+``mux.work_dims_used``     record-kernel-abi: 1 + the highest dimension the queries name
+                           (a scalar global size is refused above 1)
 ``mux.local_size_limits``  record-kernel-abi: the local sizes the static local memory
                            indexed by the local id was written for
 =========================  ================================================================
@@ -71,6 +73,7 @@ def collect_kernel_infos(module: ModuleOp) -> list[KernelInfo]:
             vector_dim=schedule.dim if schedule else 0,
             vector_tail=schedule.tail if schedule else True,
             local_size_limits=attrs.get_local_size_limits(entry),
+            work_dims_used=attrs.get_work_dims_used(entry),
         ))
     return infos
 
@@ -87,7 +90,7 @@ def kernel_infos(module: ModuleOp, sub_group_size: int = 1) -> list[KernelInfo]:
         MAX_WORK_GROUP_SIZE,
         uses_work_group_collectives,
     )
-    from xmux.transforms.record_kernel_abi import kernel_args
+    from xmux.transforms.record_kernel_abi import kernel_args, work_dims_used
 
     symbols = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
     infos = []
@@ -104,5 +107,6 @@ def kernel_infos(module: ModuleOp, sub_group_size: int = 1) -> list[KernelInfo]:
             reqd_work_group_size=list(reqd) if reqd else None,
             max_work_dim=attrs.get_max_work_dim(f),
             max_work_group_size=MAX_WORK_GROUP_SIZE if limited else None,
+            work_dims_used=work_dims_used(f, symbols),
         ))
     return infos

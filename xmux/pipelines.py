@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from xmux.abi.errors import user_errors
 from xmux.runtime import env
 
 if TYPE_CHECKING:  # xDSL is imported when a pipeline is built, not by xmux.compile's cache hit
@@ -20,8 +21,13 @@ if TYPE_CHECKING:  # xDSL is imported when a pipeline is built, not by xmux.comp
 
 #: The kernel pipeline (docs/architecture.md "The kernel pipeline, stage by stage").
 KERNEL_STAGES: tuple[str, ...] = (
+    "lower-affine-upstream",  # affine -> scf / arith / memref as upstream's --lower-affine
+    "lower-vector-contract",  # 1-D vector.contract (dot products) -> arith + vector.reduction
+    "lower-vector-transfers",  # vector.transfer_*, splat, step, outerproduct -> 1-D vector ops
+    "lower-scf-forall",  # scf.forall -> scf.for nests (no-op without)
     "gpu-launch-outlining",  # upstream gpu.launch -> gpu.func + gpu.launch_func (no-op without)
     "convert-gpu-to-mux",  # upstream gpu kernels / launches -> mux (no-op without gpu ops)
+    "lower-subgroup-mma",  # gpu.subgroup_mma_* -> lane vectors + local scratch (no-op without)
     "convert-acc-to-oacc",  # OpenACC acc.parallel -> kernels + launches (no-op without acc)
     "lower-generic-atomic-rmw",  # memref.generic_atomic_rmw -> cmpxchg loop (no-op without)
     "transfer-kernel-metadata",
@@ -29,6 +35,7 @@ KERNEL_STAGES: tuple[str, ...] = (
     "lower-spec-constants",  # markers -> spec.constant trees (native) or buffer loads (emulated)
     "expand-oacc-reductions",  # OpenACC builtins (convert-acc-to-oacc) -> SIMT code; host launches
     "convert-mux-launch",  # host code first, so kernel passes see no host mux ops
+    "lower-scf-parallel",  # scf.parallel -> scf.for nests (a barrier inside is in loops)
     "prepare-barriers",  # inline callees that reach barriers, unique barrier ids
     "lower-kernel-asserts",  # a failed cf.assert in a kernel raises in Python (no abort)
     "lower-sub-group-collectives",
@@ -46,13 +53,23 @@ KERNEL_STAGES: tuple[str, ...] = (
     "add-entry-hook",
 )
 #: Host code (xmux-run's @main) and the final lowering.
-LOWERING_STAGES: tuple[str, ...] = ("convert-spec-to-llvm", "convert-to-llvm")
+LOWERING_STAGES: tuple[str, ...] = (
+    "convert-spec-to-llvm",
+    "convert-complex-to-standard",  # complex.exp, div, abs... -> arith + math on the parts
+    "expand-math",  # GPU targets (no libm): exp, sin, powf... as arith; CPU: math.ipowi only
+    "convert-to-llvm",
+)
 
 #: The NVPTX target's kernel pipeline (docs/architecture.md "The NVPTX target"): the
 #: hardware runs the work-items, so no work-item loops; shared passes as in KERNEL_STAGES.
 NVPTX_KERNEL_STAGES: tuple[str, ...] = (
+    "lower-affine-upstream",
+    "lower-vector-contract",
+    "lower-vector-transfers",
+    "lower-scf-forall",
     "gpu-launch-outlining",
     "convert-gpu-to-mux",
+    "lower-subgroup-mma-nvptx",  # gpu.subgroup_mma_* -> WMMA intrinsics (no-op without)
     "convert-acc-to-oacc",
     "lower-generic-atomic-rmw",
     "transfer-kernel-metadata",
@@ -78,6 +95,7 @@ SPEC_CONSTANT_MODES = ("native", "emulated")
 OACC_EXPANSIONS = OACC_TARGETS = ("cpu", "host")
 
 
+@user_errors
 def make_pass(name: str, **options: object) -> ModulePass:
     """The pass ``name`` (xmux's, xDSL's or an ``xdsl.universe`` plugin's) with ``options``;
     an unknown name is an ``XmuxError`` suggesting the closest known one."""
@@ -308,15 +326,21 @@ def for_target(target: str, **options: object) -> list[ModulePass]:
     return cpu(**options) if target == "cpu" else nvptx(**options)  # type: ignore[arg-type]
 
 
+@user_errors
 def parse(text: str) -> list[ModulePass]:
     """The passes of a textual pipeline, as ``xmux-opt -p`` takes it (xmux's, xDSL's and
     plugins' passes): ``parse("lower-spec-constants{mode=emulated},convert-to-llvm")``."""
+    from xdsl.utils.exceptions import ArgSpecParseError
+
     from xmux.errors import XmuxError
     from xmux.registry import parse_pipeline
 
     try:
         return list(parse_pipeline(text).passes)
-    except Exception as e:  # noqa: BLE001 - xDSL raises several kinds for a bad spec
+    except XmuxError:
+        raise  # an unknown pass: its name alone (and the closest known one), not the text
+    # xDSL raises several kinds for a bad spec; its ArgSpecParseError is no Exception
+    except (Exception, ArgSpecParseError) as e:  # noqa: BLE001
         raise XmuxError(f"cannot parse the pipeline {text!r}: {e}") from None
 
 
@@ -359,6 +383,7 @@ def fingerprint(passes: Sequence[ModulePass]) -> str | None:
 
 
 def index_of(passes: Sequence[ModulePass], name: str) -> int:
+    """The position of the first pass named ``name`` in ``passes`` (``KeyError`` if none)."""
     for i, p in enumerate(passes):
         if p.name == name:
             return i

@@ -23,6 +23,28 @@ from xmux.runtime import abi, launch
 from xmux.runtime.host_symbols import call_host, install_runtime_symbols
 
 
+def _check_entry(module: object, name: str, entry: str) -> None:
+    """``@entry`` exists and is ``() -> ()``, as xmux-run calls it."""
+    main = next(
+        (op for op in module.ops
+         if getattr(op, "sym_name", None) is not None and op.sym_name.data == entry),
+        None,
+    )
+    if main is None:
+        raise XmuxError(f"{name}: no host function @{entry} to run")
+    inputs = getattr(getattr(main, "function_type", None), "inputs", None)
+    if inputs is not None and inputs.data:
+        types = ", ".join(str(t) for t in inputs.data)
+        raise XmuxError(
+            f"{name}: @{entry} takes arguments ({types}); xmux-run calls @{entry}() with none"
+        )
+    outputs = getattr(getattr(main, "function_type", None), "outputs", None)
+    if outputs is not None and outputs.data:
+        types = ", ".join(str(t) for t in outputs.data)
+        raise XmuxError(f"{name}: @{entry} returns {types}; xmux-run runs a void entry "
+                        "(--entry-point-result=void)")
+
+
 class HostProgram:
     """A compiled module with a host ``@main`` whose kernel launches go through the launcher."""
 
@@ -55,24 +77,7 @@ class HostProgram:
         else:
             module = api.parse(text, name)
             located = nullcontext()
-        main = next(
-            (op for op in module.ops
-             if getattr(op, "sym_name", None) is not None and op.sym_name.data == entry),
-            None,
-        )
-        if main is None:
-            raise XmuxError(f"{name}: no host function @{entry} to run")
-        inputs = getattr(getattr(main, "function_type", None), "inputs", None)
-        if inputs is not None and inputs.data:
-            types = ", ".join(str(t) for t in inputs.data)
-            raise XmuxError(
-                f"{name}: @{entry} takes arguments ({types}); xmux-run calls @{entry}() with none"
-            )
-        outputs = getattr(getattr(main, "function_type", None), "outputs", None)
-        if outputs is not None and outputs.data:
-            types = ", ".join(str(t) for t in outputs.data)
-            raise XmuxError(f"{name}: @{entry} returns {types}; xmux-run runs a void entry "
-                            "(--entry-point-result=void)")
+        _check_entry(module, name, entry)
         t0 = time.perf_counter()
         if oacc_target not in pipelines.OACC_EXPANSIONS:  # the expansion (its former name)
             raise XmuxError(
@@ -98,9 +103,11 @@ class HostProgram:
         self.jit = jit.compile_ir(ir_text, cache_key=None)
         #: target "nvptx": the host code runs here, each launch on the GPU (xmux/targets/nvptx.py)
         self.gpu = None
-        if target == "nvptx":
+        if target == "nvptx" and self.table:
+            # a program without launches (host code only, as upstream's parallel-loop mapping
+            # leaves a nest it does not map) runs here whole: there is nothing for the GPU
             self.gpu = api.compile(text, target="nvptx", checks=checks)
-        elif target != "cpu":
+        elif target not in ("cpu", "nvptx"):
             raise XmuxError(f"target must be cpu or nvptx, got {target!r}")
         self.compile_seconds = time.perf_counter() - t0
         self._entries = {

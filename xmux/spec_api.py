@@ -5,7 +5,10 @@ how a launch uses them (docs/architecture.md, "Specialization constants")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+
 from xmux.runtime import spec_constants as _spec
+from xmux.runtime import tiered
 
 
 class SpecConstantsAPI:
@@ -52,6 +55,52 @@ class SpecConstantsAPI:
         if self._spec is None:
             _spec.reject_values("get_spec_constant", {symbolic_id: None})
         return self._spec.current(symbolic_id)  # type: ignore[union-attr]
+
+    # -- tiered compilation (runtime/tiered.py) ---------------------------------------------
+
+    #: launches build what they need before they run (``xmux.compile(wait=True)``): no
+    #: background builds for this program
+    wait = False
+
+    def warm(
+        self,
+        sizes: Iterable[Sequence[int] | int] = (),
+        spec_values: Iterable[Mapping[str, object] | None] = (),
+        kernels: Iterable[str] | None = None,
+    ) -> None:
+        """Build now what launches would otherwise build in the background, and wait for the
+        background builds under way: for each kernel (``kernels``, default all), the
+        local-size variant of every local size in ``sizes`` (with every vector width its
+        tuner tries), and with native specialization constants the specialization for every
+        value set in ``spec_values`` (a dict ``{symbolic id: value}`` merged over the
+        program's values as a launch's ``spec_constants=`` is; None: the program's values),
+        its variants included. A launch of those sizes and values then waits for nothing.
+        For timing: ``xmux.compile(..., wait=True)`` makes every launch build what it needs
+        before it runs instead."""
+        from xmux.runtime.tiered import finished
+
+        names = list(self.infos) if kernels is None else list(kernels)  # type: ignore[attr-defined]
+        locals_ = [(s,) if isinstance(s, int) else tuple(int(v) for v in s) for s in sizes]
+        value_sets = list(spec_values)
+        for name in names:
+            launcher = getattr(self.kernel(name), "_launcher", None)  # type: ignore[attr-defined]
+            if launcher is None:  # a target without local-size variants (NVPTX)
+                continue
+            state = self._spec
+            blobs: list[bytes | None] = [None]
+            if state is not None and state.table.mode == "native":
+                blobs = [state.resolve(name, v).buffer for v in value_sets or [None]]
+                for blob in blobs:
+                    job = launcher.spec_jobs.pop(blob, None)  # type: ignore[arg-type]
+                    if job is not None:
+                        tiered.run_now(job)
+                        finished(job)
+                    launcher._spec_entry_now(blob)
+            for local in locals_:
+                padded = local + (1,) * (3 - len(local))
+                for blob in blobs:
+                    launcher.variants.warm(padded, blob)
+        tiered.drain()
 
 
 class NotCopyable:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from xmux.abi.errors import user_errors
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.errors import XmuxError
 from xmux.runtime import env
@@ -64,11 +65,14 @@ def parse(text: str, name: str = "<source>", locations: bool = False) -> ModuleO
         raise XmuxError(str(e)) from e
     try:
         verify_module(module, name)
+    except XmuxError:  # at the op refused: file:line:col, the source line (xmux.sources)
+        raise
     except VerifyException as e:
         raise XmuxError(f"{name} does not verify:\n{e}") from e
     return module  # type: ignore[return-value]
 
 
+@user_errors
 def parse_source(source: str | Path, name: str | None = None) -> ModuleOp:
     """``xmux.parse``: MLIR text, or a path (a ``Path``, or one line ending in ``.mlir``),
     as a verified ``builtin.ModuleOp``, parsed with xmux's dialects (and xDSL's) registered.
@@ -196,8 +200,11 @@ class _Watch:
             begun = time.perf_counter()
             try:
                 self.verified = verify_changes(module, self.verified)
-            except VerifyException as e:
-                raise XmuxError(f"pass '{done.name}' failed: {e}") from e
+            except VerifyException as e:  # at the op refused, where the source has it
+                from xmux.sources import verify_error_text
+
+                why = verify_error_text(module, "the IR", e)
+                raise XmuxError(f"pass '{done.name}' failed: {why}") from e
             if self.timings is not None:
                 self.timings.verify_seconds += time.perf_counter() - begun
         if self.inspect is not None and self.inspect.callback is not None:

@@ -4,7 +4,9 @@ Min/max become ``llvm.call_intrinsic "llvm.smin.i32"``-style calls (mangled name
 smin/smax/umin/umax, ``maxnumf``/``minnumf`` → maxnum/minnum, ``maximumf``/``minimumf``
 (NaN-propagating, -0 < +0) → maximum/minimum. ``ceildivsi`` / ``floordivsi`` / ``ceildivui``
 are expanded with a division, a remainder and a correction. ``uitofp`` / ``fptosi`` /
-``fptoui`` use the ops xDSL lacks (``dialects/llvmx.py``).
+``fptoui`` use the ops xDSL lacks (``dialects/llvmx.py``). ``addui_extended`` is an add and
+an unsigned compare; ``mului_extended`` / ``mulsi_extended`` a multiplication at twice the
+width (i64: i128), whose halves are truncated out.
 Comparisons and selects with vector conditions are done lane by lane (xDSL's ``llvm.fcmp`` and
 ``llvm.select`` take scalars only). Fast-math flags are kept on float arithmetic and ``fneg``.
 """
@@ -268,6 +270,38 @@ def lower_ceildivui(lw: FunctionLowerer, op: Operation) -> None:
     )
 
 
+# -- extended arithmetic (as MLIR's ArithToLLVM) ---------------------------------------------
+
+
+def lower_addui_extended(lw: FunctionLowerer, op: Operation) -> None:
+    # the carry: the wrapped sum is below an operand exactly when the add overflowed
+    a, b = _binary(lw, op)
+    total = lw.emit_value(llvm_ext.AddOp(a, b))
+    lw.set_results(op, [total, _icmp(lw, "ult", total, a)])
+
+
+def _wide_type(t: Attribute, width: int) -> Attribute:
+    wide = IntegerType(width)
+    return VectorType(wide, t.get_shape()) if isinstance(t, VectorType) else wide
+
+
+def _mul_extended(signed: bool) -> Handler:
+    # both halves of the 2w-bit product: extend, multiply, shift the high half down, truncate
+    # (i64 operands: i128, which LLVM legalizes on x86 (mul / imul) and NVPTX (mul.hi))
+    def lower(lw: FunctionLowerer, op: Operation) -> None:
+        a, b = _binary(lw, op)
+        w = _width(a.type)
+        wide = _wide_type(a.type, 2 * w)
+        ext = llvm.SExtOp if signed else llvm.ZExtOp
+        product = lw.emit_value(
+            llvm_ext.MulOp(lw.emit_value(ext(a, wide)), lw.emit_value(ext(b, wide))))
+        high = lw.emit_value(llvm.LShrOp(product, _zero_like(lw, wide, w)))
+        lw.set_results(op, [lw.emit_value(llvm_ext.TruncOp(product, a.type)),
+                            lw.emit_value(llvm_ext.TruncOp(high, a.type))])
+
+    return lower
+
+
 def lower_negf(lw: FunctionLowerer, op: Operation) -> None:
     lw.set(op.results[0], lw.emit_value(llvm.FNegOp(lw.get(op.operands[0]), fastmath(op))))
 
@@ -294,6 +328,9 @@ HANDLERS: dict[str, Handler] = {
     "arith.ceildivsi": lower_ceildivsi,
     "arith.floordivsi": lower_floordivsi,
     "arith.ceildivui": lower_ceildivui,
+    "arith.addui_extended": lower_addui_extended,
+    "arith.mului_extended": _mul_extended(signed=False),
+    "arith.mulsi_extended": _mul_extended(signed=True),
     "arith.addf": _float_bin(llvm.FAddOp),
     "arith.subf": _float_bin(llvm.FSubOp),
     "arith.mulf": _float_bin(llvm.FMulOp),

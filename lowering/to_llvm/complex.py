@@ -7,6 +7,9 @@ numpy complex arrays as they are; loads and stores go through the memref lowerin
 - ``complex.add`` / ``complex.sub``: part by part; ``complex.mul``: (ac − bd) + (ad + bc)i
   (no special handling of infinities, as MLIR's default lowering with fastmath);
 - ``complex.eq`` / ``complex.neq``: both parts compared (ordered equal / unordered not equal).
+
+The complex functions (abs, div, exp, sqrt, pow, bitcast...) never get here: the pass
+convert-complex-to-standard rewrites them into arith and math on the parts first.
 """
 
 from __future__ import annotations
@@ -112,5 +115,5 @@ HANDLERS: dict[str, Handler] = {
     "complex.sub": lower_add_sub,
     "complex.mul": lower_mul,
     "complex.eq": _compare(1, llvm.AndOp),  # oeq
-    "complex.neq": _compare(14, llvm.OrOp),  # une
+    "complex.neq": _compare(13, llvm.OrOp),  # une (xDSL's FCmpPredicateFlag order; 14 is uno)
 }

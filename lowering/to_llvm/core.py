@@ -157,7 +157,8 @@ class FunctionLowerer:
     # -- errors ---------------------------------------------------------------------------
 
     def error(self, op: Operation, msg: str) -> XmuxError:
-        return NotSupportedError(f"convert-to-llvm: '{op_name(op)}' in @{self.func_name}: {msg}")
+        return NotSupportedError(
+            f"convert-to-llvm: '{op_name(op)}' in @{self.func_name}: {msg}").at(op)
 
     # -- values and blocks ---------------------------------------------------------------
 

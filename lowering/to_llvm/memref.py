@@ -429,6 +429,12 @@ def _identity(lw: FunctionLowerer, op: Operation) -> None:
     _derive(lw, op.operands[0], op.results[0])
 
 
+def lower_assume_alignment(lw: FunctionLowerer, op: Operation) -> None:
+    """A promise only (LLVM 19's form has no result; LLVM 20's forwards its operand)."""
+    if op.results:
+        _identity(lw, op)
+
+
 def lower_cast(lw: FunctionLowerer, op: Operation) -> None:
     assert isinstance(op, memref.CastOp)
     src, dst = op.source.type, op.dest.type
@@ -759,7 +765,7 @@ HANDLERS: dict[str, Handler] = {
     "memref.rank": lower_rank,
     "memref.cast": lower_cast,
     "memref.memory_space_cast": _identity,
-    "memref.assume_alignment": _identity,
+    "memref.assume_alignment": lower_assume_alignment,
     "memref.subview": lower_subview,
     "memref.reinterpret_cast": lower_reinterpret_cast,
     "memref.view": lower_view,

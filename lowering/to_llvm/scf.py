@@ -8,14 +8,16 @@ distinct[G]<>>`` and every memory access lowered from its body (nested loops and
 included) carries ``access_groups = [.., #llvm.access_group<...>]``, upstream's attributes
 that become ``llvm.loop.parallel_accesses`` metadata. A loop's ``xmux.loop_vectorize_width``
 hint goes into the annotation too (``vectorize = #llvm.loop_vectorize<width = W : i32>``).
-``scf.if``, ``scf.while``, ``scf.execute_region``, ``scf.index_switch`` and ``scf.parallel``
-(no reductions) are lowered to blocks as in MLIR's scf-to-cf.
+``scf.if``, ``scf.while``, ``scf.execute_region`` and ``scf.index_switch`` are lowered to
+blocks as in MLIR's scf-to-cf; ``scf.parallel`` to a sequential loop nest whose carried
+values are its reductions' partial values, each iteration folding its ``scf.reduce`` values
+in through the reduction regions (upstream leaves the combination order unspecified).
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import llvm, scf
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from xmux.dialects import attrs, llvmx
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler
@@ -49,25 +51,43 @@ def lower_for(lw: FunctionLowerer, op: Operation) -> None:
     lw.set_results(op, results)
 
 
+def _combine(lw: FunctionLowerer, op: Operation, region: Region, lhs: SSAValue,
+             rhs: SSAValue) -> SSAValue:
+    """An scf.reduce region applied to (``lhs``, ``rhs``): its scf.reduce.return's value."""
+    block = region.block
+    for a, v in zip(block.args, (lhs, rhs), strict=True):
+        lw.set(a, v)
+    for inner in block.ops:
+        if inner is block.last_op and isinstance(inner, scf.ReduceReturnOp):
+            return lw.get(inner.result)
+        lw.lower_op(inner)
+    raise lw.error(op, "scf.reduce region without scf.reduce.return")
+
+
 def lower_parallel(lw: FunctionLowerer, op: Operation) -> None:
+    """A sequential loop nest, the reductions' partial values carried through every level;
+    each iteration combines its scf.reduce values into them (upstream leaves the order open)."""
     assert isinstance(op, scf.ParallelOp)
-    if op.initVals:
-        raise lw.error(op, "scf.parallel with reductions is not supported")
     lbs, ubs, steps = lw.get_all(op.lowerBound), lw.get_all(op.upperBound), lw.get_all(op.step)
     ivs: list[SSAValue] = []
 
-    def nest(d: int) -> None:
+    def nest(d: int, accs: list[SSAValue]) -> list[SSAValue]:
+        if d == len(lbs):  # the innermost body (or the only one of a 0-d scf.parallel)
+            term = lw.lower_ops(op.body.block, ivs)
+            if not isinstance(term, scf.ReduceOp):
+                raise lw.error(op, "body without an scf.reduce terminator")
+            return [_combine(lw, op, region, acc, lw.get(v)) for acc, v, region in
+                    zip(accs, term.args, term.reductions, strict=True)]
+
         def body(iv: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
             ivs.append(iv)
-            if d + 1 < len(lbs):
-                nest(d + 1)
-            else:
-                lw.lower_ops(op.body.block, ivs)
-            return []
+            out = nest(d + 1, carried)
+            ivs.pop()
+            return out
 
-        lw.build_loop(lbs[d], ubs[d], steps[d], [], body)
+        return lw.build_loop(lbs[d], ubs[d], steps[d], accs, body)
 
-    nest(0)
+    lw.set_results(op, nest(0, lw.get_all(op.initVals)))
 
 
 def lower_if(lw: FunctionLowerer, op: Operation) -> None:

@@ -252,7 +252,35 @@ def lower_reduction(lw: FunctionLowerer, op: Operation) -> None:
     raise lw.error(op, f"reduction <{kind}> over {vt} is not supported")
 
 
+def lower_poison(lw: FunctionLowerer, op: Operation) -> None:
+    """``ub.poison`` (what vectorization and canonicalization leave for unused lanes) as a
+    zero constant: xDSL 0.74 has no ``llvm.mlir.poison`` (and its ``llvm.mlir.zero`` takes
+    pointers only); any value refines poison, and a zero keeps the CPU, the GPU and the
+    interpreter (also zero) alike."""
+    t = convert_type(op.results[0].type)
+    if isinstance(t, VectorType):
+        zero = 0.0 if isinstance(t.element_type, AnyFloat) else 0
+        attr = DenseIntOrFPElementsAttr.from_list(t, [zero] * t.get_shape()[0])
+        res = lw.emit_value(llvm.ConstantOp(attr, t))
+    elif isinstance(t, AnyFloat):
+        res = lw.fconst(0.0, t)
+    elif isinstance(t, IntegerType):
+        res = lw.const(0, t)
+    elif isinstance(t, llvm.LLVMPointerType):
+        res = lw.emit_value(llvm.ZeroOp.create(result_types=[t]))
+    else:  # aggregates (a memref's descriptor): no zero constant; undef refines poison too
+        res = lw.emit_value(llvm.UndefOp(t))
+    lw.set(op.results[0], res)
+
+
+def lower_unreachable(lw: FunctionLowerer, op: Operation) -> None:
+    """``ub.unreachable`` (a terminator: reaching it is undefined) as ``llvm.unreachable``."""
+    lw.emit(llvm.UnreachableOp())
+
+
 HANDLERS: dict[str, Handler] = {
+    "ub.poison": lower_poison,
+    "ub.unreachable": lower_unreachable,
     "vector.load": lower_load,
     "vector.store": lower_store,
     "vector.maskedload": lower_maskedload,

@@ -475,6 +475,38 @@ def _cast_impl(cls: type[Operation], fn: Callable[[Any, Operation, Any], Any]):
     return impl(cls)(run)
 
 
+# -- extended arithmetic: two results, (a, b, w) -> (first, second) ---------------------------
+
+
+def _addui_extended(a: int, b: int, w: int) -> tuple[int, int]:
+    return (a + b) & ((1 << w) - 1), int(a + b >> w != 0)
+
+
+def _mului_extended(a: int, b: int, w: int) -> tuple[int, int]:
+    return (a * b) & ((1 << w) - 1), (a * b) >> w
+
+
+def _mulsi_extended(a: int, b: int, w: int) -> tuple[int, int]:
+    p = to_signed(a, w) * to_signed(b, w)
+    return p & ((1 << w) - 1), (p >> w) & ((1 << w) - 1)
+
+
+def _pair_impl(cls: type[Operation], fn: Callable[[int, int, int], tuple[int, int]]):
+    def run(self, interp, op, args):
+        a, b = args
+        w = width_of(op)
+        if a.__class__ is np.ndarray:
+            return tuple(_lanes(lambda x, y, i=i: fn(x, y, w)[i], args, r.type)
+                         for i, r in enumerate(op.results))
+        return fn(a, b, w)
+
+    return impl(cls)(run)
+
+
+_PAIRS = {arith.AddUIExtendedOp: _addui_extended, arith.MulUIExtendedOp: _mului_extended,
+          arith.MulSIExtendedOp: _mulsi_extended}
+for _cls, _pfn in _PAIRS.items():
+    setattr(ArithFunctions, "run_" + _cls.name.replace(".", "_"), _pair_impl(_cls, _pfn))
 if hasattr(arith, "RemFOp"):
     _FLOAT_BINARY[arith.RemFOp] = np.fmod
 for _cls, _fn in _INT_BINARY.items():

@@ -2,15 +2,19 @@
 
 Reused from xDSL: ``scf.if/while/yield/condition/index_switch``, ``cf.br/cond_br``. Replaced
 or added: ``scf.for`` (xDSL's ranges over Python ints; bounds here are unsigned-canonical
-and MLIR compares them signed), ``scf.execute_region``, ``cf.switch``/``cf.assert``, and
-``func.call`` (a fresh frame per call, the call recorded on the work-item's stack so that
-a barrier reached through different calls is told apart; bodiless callees go to the
-host program's external functions such as ``printMemrefF32``).
+and MLIR compares them signed), ``scf.parallel`` with ``scf.reduce`` (iterations in
+row-major order, each folding its values into the partial results), ``scf.execute_region``,
+``cf.switch``/``cf.assert``, and ``func.call`` (a fresh frame per call, the call recorded
+on the work-item's stack so that a barrier reached through different calls is told apart;
+bodiless callees go to the host program's external functions such as ``printMemrefF32``).
 """
 
 from __future__ import annotations
 
+from itertools import product
+
 from xdsl.dialects import cf, func, scf
+from xdsl.dialects.builtin import IndexType
 from xdsl.interpreter import (
     ReturnedValues,
     Successor,
@@ -49,6 +53,35 @@ class ControlFunctions(ScfFunctions, CfFunctions):
             if vals is None:  # a multi-block body (cannot be: scf.for has one block)
                 raise NotSupportedError(f"scf.for with a branching body at {interp.where()}")
         return vals
+
+    @impl(scf.ParallelOp)
+    def run_parallel(self, interp, op: scf.ParallelOp, args):
+        n = len(op.lowerBound)
+        w = width_of(op, IndexType())
+        lbs, ubs, steps = ([to_signed(v, w) for v in args[k * n:(k + 1) * n]] for k in range(3))
+        if any(s <= 0 for s in steps):
+            raise UndefinedBehaviorError(f"scf.parallel with steps {steps} at {interp.where()}")
+        accs = list(args[3 * n:])
+        shared = interp.shared
+        argkeys, plan = shared.entry(op.body)
+        reduce = op.body.block.last_op
+        combines = [shared.entry(r) for r in reduce.reductions]
+        run_block = interp.run_block
+        m = (1 << w) - 1
+        # row-major, sequentially: upstream leaves the order of iterations and combinations open
+        for ivs in product(*(range(lb, ub, s) for lb, ub, s in zip(lbs, ubs, steps, strict=True))):
+            vals = run_block(argkeys, plan, tuple(i & m for i in ivs))
+            for k, (ckeys, cplan) in enumerate(combines):
+                accs[k] = run_block(ckeys, cplan, (accs[k], vals[k]))[0]
+        return tuple(accs)
+
+    @impl_terminator(scf.ReduceOp)
+    def run_reduce(self, interp, op, args):
+        return ReturnedValues(args), ()
+
+    @impl_terminator(scf.ReduceReturnOp)
+    def run_reduce_return(self, interp, op, args):
+        return ReturnedValues(args), ()
 
     @impl(scf.IndexSwitchOp)
     def run_index_switch(self, interp, op: scf.IndexSwitchOp, args):

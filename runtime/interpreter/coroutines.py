@@ -4,7 +4,7 @@ xDSL's interpreter (and the plain mode of ``XInterpreter``) recurses through reg
 work-item's state at a barrier is a Python stack. Rather than parking that stack on a
 thread, a kernel that can meet at a barrier runs its *synchronising* ops as generators:
 the barrier-like op ``yield``s a request ``(scope, op, payload)`` to the group's scheduler,
-and every op on the way up from it (``scf.for/if/while/execute_region/index_switch``,
+and every op on the way up from it (``scf.for/parallel/if/while/execute_region/index_switch``,
 ``func.call``, ``memref.alloca_scope`` — only where its body can reach a barrier) is a
 generator that delegates with ``yield from``. Everything else — most ops, and loops or calls
 that cannot reach a barrier — runs through the ordinary plans and implementations. Switching
@@ -15,9 +15,11 @@ and the others are closed (``generator.close``): no thread to leak.
 from __future__ import annotations
 
 from collections.abc import Generator
+from itertools import product
 from typing import Any
 
 from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, Region
 
 from xmux.abi.errors import NotSupportedError
@@ -163,6 +165,24 @@ def _for(interp, op: scf.ForOp, args) -> Gen:
     return out
 
 
+def _parallel(interp, op: scf.ParallelOp, args) -> Gen:
+    # a work-item's loop nest with a barrier inside: control.run_parallel's order
+    n = len(op.lowerBound)
+    w = width_of(op, IndexType())
+    lbs, ubs, steps = ([to_signed(v, w) for v in args[k * n:(k + 1) * n]] for k in range(3))
+    if any(s <= 0 for s in steps):
+        raise UndefinedBehaviorError(f"scf.parallel with steps {steps} at {interp.where()}")
+    accs = list(args[3 * n:])
+    argkeys, rows = gen_plan(interp, op.body.first_block)
+    combines = [interp.shared.entry(r) for r in op.body.block.last_op.reductions]
+    m = (1 << w) - 1
+    for ivs in product(*(range(lb, ub, s) for lb, ub, s in zip(lbs, ubs, steps, strict=True))):
+        vals = yield from run_block(interp, argkeys, rows, tuple(i & m for i in ivs))
+        for k, (ckeys, cplan) in enumerate(combines):
+            accs[k] = interp.run_block(ckeys, cplan, (accs[k], vals[k]))[0]
+    return tuple(accs)
+
+
 def _if(interp, op: scf.IfOp, args) -> Gen:
     region = op.true_region if args[0] else op.false_region
     return (yield from run_region(interp, region, ()))
@@ -202,6 +222,7 @@ def _alloca_scope(interp, op, args) -> Gen:
 
 NESTED = {
     scf.ForOp: _for,
+    scf.ParallelOp: _parallel,
     scf.IfOp: _if,
     scf.WhileOp: _while,
     scf.ExecuteRegionOp: _execute_region,

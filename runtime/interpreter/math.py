@@ -34,7 +34,10 @@ def fma(a: Any, b: Any, c: Any) -> Any:
     exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
     if exact == 0:
         return t(np.float64(a) * np.float64(b) + np.float64(c))  # sign of zero as IEEE
-    d = float(exact)  # one rounding to f64
+    try:
+        d = float(exact)  # one rounding to f64
+    except OverflowError:  # rounds beyond f64's range: IEEE's overflow to ±inf
+        d = float("inf") if exact > 0 else float("-inf")
     if t is np.float64:
         return np.float64(d)
     with np.errstate(over="ignore"):
@@ -188,6 +191,18 @@ class MathFunctions(InterpreterFunctions):
     @impl(math.CtPopOp)
     def run_ctpop(self, interp, op, args):
         return (bin(args[0]).count("1"),)
+
+    @impl(math.IPowIOp)
+    def run_ipowi(self, interp, op, args):
+        """The power modulo 2^w; a negative exponent gives 0 unless the base is 1 or -1
+        (upstream's results, expand-math's loop)."""
+        w = width_of(op)
+        a, n = to_signed(args[0], w), to_signed(args[1], w)
+        if n >= 0:
+            r = pow(a, n, 1 << w)
+        else:
+            r = 1 if a == 1 else ((-1 if n & 1 else 1) if a == -1 else 0)
+        return (r & ((1 << w) - 1),)
 
 
 def _unary(cls: type[Operation], fn: Callable[[Any], Any]):

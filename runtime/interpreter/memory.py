@@ -37,7 +37,8 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 
 from xmux.abi.errors import NotSupportedError
-from xmux.dialects.memref_atomic import ATOMIC_KINDS
+from xmux.dialects.memref_atomic import ATOMIC_KINDS, AtomicYieldOp, GenericAtomicRMWOp
+from xmux.dialects.memref_ops import AssumeAlignmentOp
 from xmux.runtime.interpreter import arith as _arith
 from xmux.runtime.interpreter.errors import (
     DataRaceError,
@@ -546,6 +547,28 @@ class MemrefFunctions(InterpreterFunctions):
         new = atomic_combine(kind, old, v, int_width(op.value.type))
         store(m, tuple(idx), new, interp, atomic=True)
         return (old,)
+
+    @impl(GenericAtomicRMWOp)
+    def run_generic_atomic_rmw(self, interp, op, args):
+        # the body runs between the atomic load and store: it cannot reach a barrier, so no
+        # other work-item runs in between (the update is atomic, as the cmpxchg loop makes it)
+        m, *idx = args
+        old = load(m, tuple(idx), interp, atomic=True)
+        (new,) = interp.run_ssacfg_region(op.body, (old,))
+        store(m, tuple(idx), new, interp, atomic=True)
+        return (old,)
+
+    @impl_terminator(AtomicYieldOp)
+    def run_atomic_yield(self, interp, op, args):
+        return ReturnedValues(args), ()
+
+    @impl(memref.MemorySpaceCastOp)
+    def run_memory_space_cast(self, interp, op, args):
+        return (args[0],)  # one memory: the space is only a type
+
+    @impl(AssumeAlignmentOp)
+    def run_assume_alignment(self, interp, op, args):
+        return ()  # a promise about addresses the interpreter does not model
 
     @impl(memref.AllocaScopeOp)
     def run_alloca_scope(self, interp, op, args):

@@ -8,13 +8,14 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import complex as cplx
-from xdsl.dialects import llvm, vector
+from xdsl.dialects import llvm, ub, vector
 from xdsl.dialects.builtin import VectorType
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute
 
 from xmux.abi.errors import NotSupportedError
 from xmux.dialects import llvmx, spec
+from xmux.dialects.vector_ops import ShapeCastOp
 from xmux.runtime.interpreter.arith import _lanes, maxnumf, minnumf
 from xmux.runtime.interpreter.math import fma
 from xmux.runtime.interpreter.memory import MemRef, atomic_combine, resolve_address
@@ -180,6 +181,19 @@ class MiscFunctions(InterpreterFunctions):
             return ()
         m, i = _ptr_access(interp, args[1], t)
         store(m, (i,), args[0], interp, atomic=atomic)
+        return ()
+
+    @impl(llvm.MaskedStoreOp)
+    def run_llvm_masked_store(self, interp, op, args):
+        from xmux.runtime.interpreter.memory import store
+
+        value, ptr, mask = args
+        elem = op.value.type.element_type
+        size = llvm_layout(elem)[0]
+        for k, on in enumerate(mask):
+            if on:  # masked-off lanes are not accessed
+                m, i = _ptr_access(interp, ptr + k * size, elem)
+                store(m, (i,), value[k], interp)
         return ()
 
     @impl(llvmx.AtomicRMWOp)
@@ -360,6 +374,19 @@ class MiscFunctions(InterpreterFunctions):
         for x in lanes[1:]:
             acc = fn(acc, x)
         return (acc,)
+
+    @impl(ShapeCastOp)
+    def run_shape_cast(self, interp, op, args):
+        return (np.reshape(args[0], op.results[0].type.get_shape()).copy(),)
+
+    @impl(ub.PoisonOp)
+    def run_poison(self, interp, op, args):
+        # a value the program must not observe: any value is right; zero, as the lowering
+        # (lowering/to_llvm/vector.py), so that the CPU and the interpreter agree
+        t = op.results[0].type
+        if isinstance(t, VectorType):
+            return (np.zeros(t.get_shape(), dtype=vector_dtype(t.element_type)),)
+        return (from_python(0, t),)
 
     # -- complex ---------------------------------------------------------------------------
     @impl(cplx.ConstantOp)

@@ -24,7 +24,7 @@ from xmux.abi.kernel_layout import KernelInfo
 from xmux.dialects import attrs, mux
 from xmux.runtime import launch as _launch
 from xmux.runtime import runner_utils
-from xmux.runtime.interpreter import arith, control, math, memory, misc
+from xmux.runtime.interpreter import arith, control, llvm_ops, math, memory, misc
 from xmux.runtime.interpreter import mux as mux_impls
 from xmux.runtime.interpreter.core import Shared, XInterpreter, _Impls
 from xmux.runtime.interpreter.values import from_python
@@ -40,6 +40,7 @@ def make_impls() -> _Impls:
         memory.MemrefFunctions(),
         mux_impls.MuxFunctions(),
         misc.MiscFunctions(),
+        llvm_ops.LlvmFunctions(),
         HostFunctions(),
     ):
         impls.register_from(ft, override=True)
@@ -167,6 +168,7 @@ class Runner:
 
     def ndrange(self, name: str, global_size, local_size, global_offset) -> _launch.NDRange:
         info = self.infos[name]
+        _launch.check_scalar_global_size(info, global_size)
         return _launch.NDRange(
             name, global_size, local_size, global_offset, info.reqd_work_group_size,
             info.max_work_dim, max_work_group_size=info.max_work_group_size,

@@ -23,6 +23,13 @@ IDENTITY_ENTRY = (
     acc.DevicePtrOp,
     acc.GetDevicePtrOp,
     acc.ReductionOp,
+    # host_data's use_device: the device address is the host one; cache: a hint (OpenACC
+    # 3.3 2.10); declared and first-private-mapped variables are present like copyin's
+    acc.UseDeviceOp,
+    acc.CacheOp,
+    acc.DeclareDeviceResidentOp,
+    acc.DeclareLinkOp,
+    acc.FirstprivateMapOp,
 )
 #: Host-side ops that only move data between host and device: nothing to do on the CPU.
 DATA_ONLY = (
@@ -35,7 +42,11 @@ DATA_ONLY = (
     acc.ExitDataOp,
     acc.UpdateOp,
     acc.WaitOp,
+    acc.DeclareEnterOp,
+    acc.DeclareExitOp,
 )
+#: Host constructs whose region runs once where they stand, their clauses being data-only.
+INLINED_REGION = (acc.DataOp, acc.HostDataOp, acc.DeclareOp, acc.KernelEnvironmentOp)
 
 
 def err(msg: str) -> XmuxError:

@@ -49,7 +49,7 @@ class LoopPartitioner:
             raise unsupported(f"{where}: the gang(num/dim) clause")
         for vals, what in ((lp.worker_num_operands, "worker(num)"),
                            (lp.vector_operands, "vector(length)"),
-                           (lp.tile_operands, "tile"), (lp.cache_operands, "cache")):
+                           (lp.tile_operands, "tile")):  # cache: a hint, ignored
             if vals:
                 raise unsupported(f"{where}: the {what} clause")
         if lp.results_:

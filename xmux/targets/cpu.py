@@ -16,6 +16,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from xmux.abi.errors import user_errors
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import abi
 from xmux.runtime import checks as _checks
@@ -131,6 +132,7 @@ class Kernel(NotCopyable):
             info, entry, program, program._spec, program._variant_source(info)
         )
 
+    @user_errors
     def __call__(
         self,
         *args: object,
@@ -286,7 +288,7 @@ class Program(KernelTable, SpecConstantsAPI):
 
     def run_main(self, entry: str = "main") -> None:
         """Run the module's host function ``@entry`` (as ``xmux-run`` does): its
-        ``mux.launch``es run this program's kernels."""
+        ``mux.launch`` ops run this program's kernels."""
         from xmux.abi.errors import LaunchError, XmuxError
         from xmux.runtime.host_symbols import call_host
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from xmux.abi.errors import LaunchError, NotSupportedError
+from xmux.abi.errors import LaunchError, NotSupportedError, user_errors
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import nvptx as _ptx
 from xmux.runtime import spec_constants as _spec
@@ -117,6 +117,7 @@ class NvptxKernel(NotCopyable):
         self.name = info.name
         self._launchers: dict[int, object] = {}  # id(CudaModule) -> CudaKernel
 
+    @user_errors
     def __call__(
         self,
         *args: object,
@@ -168,7 +169,8 @@ class NvptxKernel(NotCopyable):
 
 class NvptxProgram(KernelTable, SpecConstantsAPI):
     """A module compiled for the NVPTX target: PTX text, kernel metadata, the loaded module,
-    the specialization constants' values (``xmux.spec_api``)."""
+    the specialization constants' values (``xmux.spec_api``). ``prog.ptx`` is the PTX text
+    (made without a GPU), ``prog.arch`` the architecture it is built for (``sm_90``)."""
 
     _kernel_class = NvptxKernel
 

@@ -19,4 +19,4 @@ func.func @h(%s: memref<f32>) {
   }
   return
 }
-// CHECK: error (VerifyException): expects combiner region to yield a value of the reduction type
+// CHECK: error: {{.*}}error_recipe_combiner_type.mlir:6:1: 'acc.reduction.recipe' does not verify: expects combiner region to yield a value of the reduction type

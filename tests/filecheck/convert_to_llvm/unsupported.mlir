@@ -6,4 +6,4 @@ func.func @k(%a: memref<?xf32>) attributes {mux.kernel = "entry_point"} {
   %x = memref.load %a[%i] : memref<?xf32>
   return
 }
-// CHECK: error: convert-to-llvm: 'mux.get_global_id' in @k: no lowering to the llvm dialect (run the kernel pipeline first)
+// CHECK: error: {{.*}}unsupported.mlir:5:3: convert-to-llvm: 'mux.get_global_id' in @k: no lowering to the llvm dialect (run the kernel pipeline first)

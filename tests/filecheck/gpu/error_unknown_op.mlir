@@ -3,8 +3,8 @@
 
 gpu.module @k {
   gpu.func @f(%v: f32) kernel {
-    %r, %ok = gpu.rotate %v, 3, 16 : f32
+    %r = gpu.ballot %v : f32
     gpu.return
   }
 }
-// CHECK: Operation gpu.rotate is not registered
+// CHECK: Operation gpu.ballot is not registered

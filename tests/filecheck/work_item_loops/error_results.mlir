@@ -4,4 +4,4 @@ func.func @k(%x: i32) -> i32 attributes {mux.kernel = "entry_point"} {
   func.return %x : i32
 }
 
-// CHECK: error: work-item-loops: kernel @k: a kernel must return nothing, it returns i32
+// CHECK: error: {{.*}}error_results.mlir:3:1: work-item-loops: kernel @k: a kernel must return nothing, it returns i32

@@ -7,4 +7,4 @@ func.func @k(%a: memref<?xi32>) attributes {mux.kernel = "entry_point", mux.reqd
   func.return
 }
 
-// CHECK: error: work-item-loops: kernel @k: force-no-tail needs a work-group size that is a multiple of the vector width 8 in dimension 0, but reqd_work_group_size is [12, 1, 1]
+// CHECK: error: {{.*}}tail_force_no_tail_error.mlir:6:1: work-item-loops: kernel @k: force-no-tail needs a work-group size that is a multiple of the vector width 8 in dimension 0, but reqd_work_group_size is [12, 1, 1]

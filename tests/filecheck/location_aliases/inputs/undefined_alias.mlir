@@ -1,0 +1,4 @@
+func.func @f() {
+  func.return loc(#nowhere)
+}
+#other = loc("k.mlir":1:1)
