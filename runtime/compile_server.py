@@ -50,6 +50,7 @@ import struct
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from xmux.runtime import env
@@ -340,37 +341,14 @@ def call(path: str, args: tuple, budget_s: float | None,
                 return False, None
         server = _server
         assert server is not None
-        try:
-            if not server.poll_ready():
-                return False, None
-            ok, value = server.call(path, args, budget_s)
-            _failures = 0
-        except _Retired as r:
-            _server = None
-            server.close()
-            if not r.ok:
-                raise r.value from None  # type: ignore[misc]
-            return True, r.value
-        except (LLVMAborted, ChildTooSlow):
-            _server = None
-            server.close(kill=True)
-            raise
-        except (_Gone, ChildStuck, OSError, EOFError, pickle.UnpicklingError, ValueError,
-                struct.error):
-            # gone, stuck, or answering what is not a frame of ours: this build forks
-            _failures += 1
-            _server = None
-            server.close(kill=True)
-            return False, None
-        except BaseException:
-            # a Ctrl-C while it builds (its answer would come to the next request): this
-            # server is done
-            _server = None
-            server.close(kill=True)
-            raise
-    if not ok:
-        raise value  # type: ignore[misc]
-    return True, value
+
+        def settle(outcome: str) -> None:
+            global _server, _failures
+            _failures = 0 if outcome == "ok" else _failures + (outcome == "failed")
+            if outcome != "ok":
+                _server = None
+
+        return _ask(server, server.poll_ready, path, args, budget_s, settle)
 
 
 _bg_lock = threading.Lock()
@@ -394,31 +372,55 @@ def _call_background(path: str, args: tuple, budget_s: float | None,
                 _bg_failures += 1
                 return False, None
         server = _bg_server
-        try:
+
+        def settle(outcome: str) -> None:
+            global _bg_server, _bg_failures
+            _bg_failures = 0 if outcome == "ok" else _bg_failures + (outcome == "failed")
+            if outcome != "ok":
+                _bg_server = None
+
+        def ready() -> bool:
             if not server.wait_ready(READY_WAIT_S):
                 raise _Gone
-            ok, value = server.call(path, args, budget_s)
-            _bg_failures = 0
-        except _Retired as r:
-            _bg_server = None
-            server.close()
-            if not r.ok:
-                raise r.value from None  # type: ignore[misc]
-            return True, r.value
-        except (LLVMAborted, ChildTooSlow):
-            _bg_server = None
-            server.close(kill=True)
-            raise
-        except (_Gone, ChildStuck, OSError, EOFError, pickle.UnpicklingError, ValueError,
-                struct.error):
-            _bg_failures += 1
-            _bg_server = None
-            server.close(kill=True)
+            return True
+
+        return _ask(server, ready, path, args, budget_s, settle)
+
+
+def _ask(server: _Server, ready: Callable[[], bool], path: str, args: tuple,
+         budget_s: float | None, settle: Callable[[str], None]) -> tuple[bool, object]:
+    """``server.call`` (once ``ready()``) with the rules both servers follow; the caller holds
+    its lock. ``settle`` updates the caller's slot: "ok" (it answered), "dropped" (it is
+    closed: retired after the build, died building, interrupted) or "failed" (it was gone:
+    counts toward ``MAX_FAILURES``). ``(False, None)``: the caller forks this build; a
+    build's own exception is raised."""
+    try:
+        if not ready():
             return False, None
-        except BaseException:
-            _bg_server = None
-            server.close(kill=True)
-            raise
+        ok, value = server.call(path, args, budget_s)
+        settle("ok")
+    except _Retired as r:
+        settle("dropped")
+        server.close()
+        if not r.ok:
+            raise r.value from None  # type: ignore[misc]
+        return True, r.value
+    except (LLVMAborted, ChildTooSlow):
+        settle("dropped")
+        server.close(kill=True)
+        raise
+    except (_Gone, ChildStuck, OSError, EOFError, pickle.UnpicklingError, ValueError,
+            struct.error):
+        # gone, stuck, or answering what is not a frame of ours: this build forks
+        settle("failed")
+        server.close(kill=True)
+        return False, None
+    except BaseException:
+        # a Ctrl-C while it builds (its answer would come to the next request): this
+        # server is done
+        settle("dropped")
+        server.close(kill=True)
+        raise
     if not ok:
         raise value  # type: ignore[misc]
     return True, value

@@ -12,6 +12,7 @@ bodiless callees go to the host program's external functions such as ``printMemr
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 from xdsl.dialects import cf, func, scf
 from xdsl.dialects.builtin import IndexType
@@ -25,11 +26,30 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Operation
 
 from xmux.abi.errors import NotSupportedError
 from xmux.runtime.interpreter.arith import width_of
 from xmux.runtime.interpreter.errors import InterpretError, UndefinedBehaviorError
 from xmux.runtime.interpreter.values import to_signed
+
+
+def call(interp: Any, op: Operation, callee: Any, args: tuple, external: bool) -> tuple:
+    """A call of ``callee`` from ``op`` (``func.call``, ``llvm.call``): an external function
+    the host provides (``external``), else the callee's body in a fresh frame, ``op`` on the
+    interpreter's call stack for its messages."""
+    if external:
+        name = callee.sym_name.data
+        if name not in interp._impls._external_funcs_dict:
+            raise NotSupportedError(
+                f"interpreter: call of the external function @{name} at {interp.where()}"
+            )
+        return interp.call_external(name, op, args)
+    interp.stack.append(op)
+    try:
+        return interp.call_function(callee, args)
+    finally:
+        interp.stack.pop()
 
 
 @register_impls
@@ -121,18 +141,8 @@ class ControlFunctions(ScfFunctions, CfFunctions):
     @impl(func.CallOp)
     def run_call(self, interp, op: func.CallOp, args):
         callee = interp.callee(op)
-        if not callee.body.blocks or not callee.body.blocks.first.ops:
-            name = callee.sym_name.data
-            if name not in interp._impls._external_funcs_dict:
-                raise NotSupportedError(
-                    f"interpreter: call of the external function @{name} at {interp.where()}"
-                )
-            return interp.call_external(name, op, args)
-        interp.stack.append(op)
-        try:
-            return interp.call_function(callee, args)
-        finally:
-            interp.stack.pop()
+        return call(interp, op, callee, args,
+                    not callee.body.blocks or not callee.body.blocks.first.ops)
 
     @impl_callable(func.FuncOp)
     def call_func(self, interp, op: func.FuncOp, args):

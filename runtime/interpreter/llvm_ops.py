@@ -40,6 +40,7 @@ from xmux.abi.errors import NotSupportedError
 from xmux.dialects import llvm as xllvm
 from xmux.dialects import llvmx, mux
 from xmux.runtime.interpreter import arith as ar
+from xmux.runtime.interpreter import control
 from xmux.runtime.interpreter import math as mt
 from xmux.runtime.interpreter.errors import UndefinedBehaviorError
 from xmux.runtime.interpreter.values import (
@@ -290,18 +291,7 @@ class LlvmFunctions(InterpreterFunctions):
         callee = interp.shared.callees.get(op)
         if callee is None:
             callee = interp.shared.callees[op] = _llvm_callee(interp, op)
-        name = callee.sym_name.data
-        if not callee.body.blocks:
-            if name not in interp._impls._external_funcs_dict:
-                raise NotSupportedError(
-                    f"interpreter: call of the external function @{name} at {interp.where()}"
-                )
-            return interp.call_external(name, op, args)
-        interp.stack.append(op)
-        try:
-            return interp.call_function(callee, args)
-        finally:
-            interp.stack.pop()
+        return control.call(interp, op, callee, args, not callee.body.blocks)
 
 
 def _llvm_callee(interp, op: llvm.CallOp) -> llvm.FuncOp:
