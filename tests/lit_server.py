@@ -5,7 +5,7 @@ about 0.3 s of each ``xmux-opt`` is importing xDSL and xmux (``bench/startup.py`
 such lines that was most of the lit suite's time on a 2-core machine. The lit configuration
 starts one server per lit run (``start``); the server imports both tools, every xmux pass and
 dialect, and then forks a child per request. The lit RUN lines find ``xmux-opt`` and
-``filecheck`` in a directory put first on PATH, where each is a small client (``client``,
+``filecheck`` in a directory put first on PATH, where each is a small client (lit_client.py,
 standard library only, run with ``python -IS``) that hands the server its argv, working
 directory, environment and its stdin/stdout/stderr file descriptors, and exits with the exit
 status the child reports. The child runs the tool's ``main`` exactly as the installed script
@@ -25,47 +25,18 @@ import os
 import socket
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # run as a script, too
+import lit_client  # noqa: E402
+
 #: tool name → "module:function" of its console script (the function returns an exit status)
 TOOLS = {"xmux-opt": "xmux.cli:opt_main", "xmux-run": "xmux.cli:run_main",
          "filecheck": "filecheck.main:main"}
 #: what a request may need besides the tools' modules, imported before the first fork (no
 #: LLVM target and no thread is set up here: those read the client's environment)
 WARM = ("xmux.runner", "xmux.runtime.interpreter.program")
-ENV = "XMUX_LIT_SERVER"  # the server's socket, set for the RUN lines by the lit configuration
-_LEN = 8
+ENV = lit_client.ENV  # the server's socket, set for the RUN lines by the lit configuration
+_LEN = lit_client.LEN
 _SERVER_STDIO: list = []
-
-
-# ---------------------------------------------------------------------------------------
-# client (imports only the standard library: it runs once per RUN line)
-
-
-def client(tool: str, installed: str) -> None:
-    """Run ``tool`` through the server, or exec the ``installed`` script when there is none."""
-    path = os.environ.get(ENV)
-    sock = None
-    if path:
-        try:
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(path)
-        except OSError:
-            sock = None
-    if sock is None:
-        os.execv(installed, [installed, *sys.argv[1:]])
-    import json
-
-    payload = json.dumps({"tool": tool, "argv": [tool, *sys.argv[1:]], "cwd": os.getcwd(),
-                          "env": dict(os.environ)}).encode()
-    data = len(payload).to_bytes(_LEN, "little") + payload
-    sent = socket.send_fds(sock, [data], [0, 1, 2])
-    if sent < len(data):
-        sock.sendall(data[sent:])
-    status = _recv_exactly(sock, 4)
-    if status is None:
-        os.write(2, f"{tool}: the lit fork server's child ended without an exit status "
-                    "(killed or crashed)\n".encode())
-        os._exit(70)
-    os._exit(int.from_bytes(status, "little", signed=True))
 
 
 def _recv_exactly(sock: socket.socket, n: int) -> bytes | None:
@@ -112,7 +83,7 @@ def _fresh_stdio() -> None:
 def _run_child(conn: socket.socket) -> None:
     """In the forked child: become the client's process and run its tool; never returns."""
     import importlib
-    import json
+    import marshal
     import traceback
 
     code = 70
@@ -122,7 +93,7 @@ def _run_child(conn: socket.socket) -> None:
         body = head[_LEN:]
         if len(body) < size:
             body += _recv_exactly(conn, size - len(body)) or b""
-        req = json.loads(body)
+        req = marshal.loads(body)  # what lit_client.client sends
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
@@ -228,7 +199,7 @@ def _start(tools: tuple[str, ...]) -> tuple[str, str] | None:
         client_path = os.path.join(bindir, tool)
         with open(client_path, "w") as f:
             f.write(f"#!{sys.executable} -IS\nimport sys\nsys.path.insert(0, {here!r})\n"
-                    f"from lit_server import client\nclient({tool!r}, {script!r})\n")
+                    f"from lit_client import client\nclient({tool!r}, {script!r})\n")
         os.chmod(client_path, 0o755)
     server = subprocess.Popen(
         [sys.executable, os.path.abspath(__file__), "serve", path, str(os.getpid()), root],

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-import xmux
 from tests import test_barriers as tb
 from tests import test_collectives as tc
 from tests import test_pocl_workgroup_shapes as tp
@@ -49,15 +48,9 @@ class Recorded:
 
 @contextlib.contextmanager
 def recording():
-    """Record every launch of a kernel compiled inside the block (``xmux.compile``)."""
+    """Record every launch of a kernel of the test modules' programs inside the block."""
     records: list[Recorded] = []
-    sources: dict[int, tuple[str, object]] = {}
-    compile_, call = xmux.compile, Kernel.__call__
-
-    def spy_compile(src, *args, **kwargs):  # noqa: ANN001, ANN202
-        prog = compile_(src, *args, **kwargs)
-        sources[id(prog)] = (src, prog)  # the program kept alive: its id stays its own
-        return prog
+    call = Kernel.__call__
 
     def spy_call(self, *args, global_size, local_size=None, global_offset=None, **kwargs):  # noqa: ANN001, ANN202
         info = self.info
@@ -72,32 +65,30 @@ def recording():
                 a.after = now.before
         nd = launch.NDRange.of(info, global_size, local_size, global_offset)
         dim = nd.work_dim
-        records.append(Recorded(sources[id(self.program)][0], Launch(
+        records.append(Recorded(_source_of(self.program), Launch(
             info, dim, list(nd.global_size[:dim]), list(nd.local_size[:dim]),
             list(nd.global_offset[:dim]), before)))
         return result
 
-    # the test modules keep their programs: compile them again, under the spy, for this host
+    # the test modules' programs for this host, shared with their own tests (compiled by
+    # whichever runs first in this process: the compile with its local-size variants is most
+    # of a host run)
     targets = tb.TARGET, tp.TARGET
     tb.TARGET = tp.TARGET = "cpu"
-    caches = [tb._programs, tp._cache]
-    for c in caches:
-        c.clear()
-    cached = [tc.program, tc.bcast_program, tc.shapes_program]
-    for f in cached:
-        f.cache_clear()
-    xmux.compile = spy_compile  # type: ignore[assignment]
     Kernel.__call__ = spy_call  # type: ignore[method-assign]
     try:
         yield records
     finally:
-        xmux.compile = compile_  # type: ignore[assignment]
         Kernel.__call__ = call  # type: ignore[method-assign]
         tb.TARGET, tp.TARGET = targets
-        for c in caches:
-            c.clear()
-        for f in cached:
-            f.cache_clear()
+
+
+def _source_of(program: object) -> str:
+    """The MLIR text ``program`` was compiled from (which the program keeps for its
+    local-size variants)."""
+    source = program._source[0]  # type: ignore[attr-defined]
+    assert isinstance(source, str), type(source)
+    return source
 
 
 def run_tests(fn) -> None:  # noqa: ANN001

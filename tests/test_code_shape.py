@@ -45,7 +45,7 @@ def test_passes_never_read_the_host_environment() -> None:
     """What a pass knows of the machine is the module's ``#xmux.target``: no pass, lowering or
     dialect reads the environment (``XMUX_CPU`` and the like are the runtime's), as none
     imports llvmlite (pyproject's "host-blind" contract). ``make test``'s runs "as on" other
-    CPUs cover only the tests where a target can show (Makefile: MODEL_TESTS) on this ground."""
+    CPUs cover only the tests where a target can show (tests/lit_models.py) on this ground."""
     readers = []
     for folder in ("dialects", "transforms", "lowering"):
         for path in sorted((ROOT / folder).rglob("*.py")):
