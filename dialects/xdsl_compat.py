@@ -12,8 +12,11 @@ xDSL upgrade makes the second fail, the patch can go.
 
 Applied once each (idempotent), in groups, so that start-up stays short:
 
-- ``apply()``: memref / scf / vector syntax and ``memref.generic_atomic_rmw``; called when
-  ``xmux/registry.py`` is imported, before any context loads those dialects.
+- ``apply()``: memref / scf / vector syntax and ``memref.generic_atomic_rmw``, and the
+  speed patches (``irdl_fast_paths``, ``irdl_constraint_cache``, ``builtin_type_cache``,
+  ``mlir_lexer_fast_tokens``: dialects/xdsl_fast.py; tested against xDSL's own code in
+  ``tests/test_xdsl_fast.py``); called when ``xmux/registry.py`` is imported, before any
+  context loads those dialects.
 - ``apply_acc()``: the ``acc`` patches (xDSL's ``acc`` module alone is 0.06 s of every
   command's start-up); called when a context loads ``acc`` (the factory that
   ``replace_universe_dialects`` puts in xDSL's universe).
@@ -113,13 +116,19 @@ def _patch(group: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return register
 
 
+def _current(owner: Any, attr: Any) -> Any:  # noqa: ANN401 - a class, dict, object
+    """What ``owner`` itself holds at ``attr`` (``_ABSENT``: nothing)."""
+    if isinstance(owner, dict):
+        return owner.get(attr, _ABSENT)
+    return (owner.__dict__ if isinstance(owner, type) else vars(owner)).get(attr, _ABSENT)
+
+
 def _set(owner: Any, attr: Any, value: Any) -> None:  # noqa: ANN401 - a class, dict, object
     """``owner.attr = value`` (``owner[attr]`` for a dict), recorded on the patch applying."""
+    before = _current(owner, attr)
     if isinstance(owner, dict):
-        before = owner.get(attr, _ABSENT)
         owner[attr] = value
     else:
-        before = (owner.__dict__ if isinstance(owner, type) else vars(owner)).get(attr, _ABSENT)
         setattr(owner, attr, value)
     _applying[-1].changes.append((owner, attr, before, value))
 
@@ -143,13 +152,16 @@ def unpatched(name: str) -> Iterator[None]:
     p = PATCHES[name]
     if not p.applied:
         raise RuntimeError(f"patch {name} is not applied")
+    # what is there now comes back after, not the patch's own value: a later patch of the
+    # same attribute (memref's op list has two) may have replaced that
+    now = [(owner, attr, _current(owner, attr)) for owner, attr, _, _ in p.changes]
     for owner, attr, before, _ in reversed(p.changes):
         _put(owner, attr, before)
     try:
         yield
     finally:
-        for owner, attr, _, after in p.changes:
-            _put(owner, attr, after)
+        for owner, attr, value in reversed(now):
+            _put(owner, attr, value)
 
 
 def _syntax(cls: type, parse: Callable[..., Any], print_: Callable[..., Any]) -> None:
@@ -712,6 +724,59 @@ def memref_assume_alignment_llvm19() -> None:
     ops = [AssumeAlignmentOp if o is memref.AssumeAlignmentOp else o
            for o in memref.MemRef._operations]  # noqa: SLF001
     _set(memref.MemRef, "_operations", ops)
+
+
+@_patch("core")
+def irdl_fast_paths() -> None:
+    # speed, not syntax (issue 33 item 2): xDSL 0.74's generic op builder and verifier cost
+    # ~70 Python calls per simple op; dialects/xdsl_fast.py does the same checks directly for
+    # op classes with single operands and results and hands everything else (and every
+    # failure, for xDSL's own error) to xDSL's functions
+    from xdsl.irdl import operations
+
+    from xmux.dialects import xdsl_fast
+
+    _set(operations.OpDef, "verify", xdsl_fast.fast_verify(operations.OpDef.verify))
+    _set(operations, "irdl_op_init", xdsl_fast.fast_op_init(operations.irdl_op_init))
+
+
+@_patch("core")
+def irdl_constraint_cache() -> None:
+    # speed (issue 33 item 2): xDSL's isa(x, ArrayAttr[IntAttr]) and the constraints' lazy
+    # imports rebuild the constraint of a type hint from scratch on every call (~0.1 ms; each
+    # memref type the parser makes pays it): the package-level irdl_to_attr_constraint they
+    # import at call time remembers them (dialects/xdsl_fast.py)
+    import xdsl.irdl
+
+    from xmux.dialects import xdsl_fast
+
+    _set(xdsl.irdl, "irdl_to_attr_constraint",
+         xdsl_fast.cached_constraint(xdsl.irdl.irdl_to_attr_constraint))
+
+
+@_patch("core")
+def builtin_type_cache() -> None:
+    # speed (issue 33 item 2): a parse builds `memref<?xf32>` (lexer, shape, MemRefType and
+    # its verifier) at every use; the parser now reuses the type it made of the same text
+    # within one parse (dialects/xdsl_fast.py says which texts qualify)
+    from xdsl.parser.attribute_parser import AttrParser
+
+    from xmux.dialects import xdsl_fast
+
+    _set(AttrParser, "_parse_optional_builtin_type",
+         xdsl_fast.cached_builtin_types(AttrParser._parse_optional_builtin_type))  # noqa: SLF001
+
+
+@_patch("core")
+def mlir_lexer_fast_tokens() -> None:
+    # speed (issue 33 item 2): xDSL's MLIR lexer spends ~10 Python calls on every token; the
+    # common ones (identifiers, %values, punctuation) are now one regular-expression match
+    # (dialects/xdsl_fast.py), the rest xDSL's code
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    from xmux.dialects import xdsl_fast
+
+    _set(MLIRLexer, "lex", xdsl_fast.fast_lex(MLIRLexer.lex))
 
 
 def apply() -> None:

@@ -130,13 +130,21 @@ def parse_pipeline(text: str, callback: PassPipelineCallbackType | None = None) 
     return PassPipeline.parse_spec(passes, text, callback)
 
 
-def register_dialects(ctx: Context) -> None:
-    """Register (lazily) xDSL's and xmux's dialects, xmux's overrides in place of xDSL's."""
+@cache
+def _dialect_factories() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name → factory: every ``xdsl.universe`` plugin's, xmux's overrides in place
+    of xDSL's. Read once per process: the entry-point scan behind it cost ~3-5 ms, and every
+    compile makes two contexts (parse, passes)."""
     from xdsl.universe import Universe
 
     factories = dict(Universe.get_multiverse().all_dialects)
     factories.update({name: (lambda p=path: _load(p)) for name, path in _OVERRIDES.items()})
-    for name, factory in factories.items():
+    return factories
+
+
+def register_dialects(ctx: Context) -> None:
+    """Register (lazily) xDSL's and xmux's dialects, xmux's overrides in place of xDSL's."""
+    for name, factory in _dialect_factories().items():
         ctx.register_dialect(name, factory)
 
 

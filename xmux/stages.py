@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from xmux.abi.errors import user_errors
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.errors import XmuxError
+from xmux.gc_tuning import fewer_collections
 from xmux.runtime import env
 from xmux.sources import read_source_file
 
@@ -57,18 +58,19 @@ def parse(text: str, name: str = "<source>", locations: bool = False) -> ModuleO
 
     if not text.strip():
         raise XmuxError(f"{name} is empty: expected an MLIR module")
-    try:
-        module = parse_module(make_context(), text, name, locations=locations)
-    except ParseError as e:
-        raise XmuxError(f"cannot parse {name}:\n{e}") from e
-    except VerifyException as e:  # raised while the parser built an op or attribute
-        raise XmuxError(str(e)) from e
-    try:
-        verify_module(module, name)
-    except XmuxError:  # at the op refused: file:line:col, the source line (xmux.sources)
-        raise
-    except VerifyException as e:
-        raise XmuxError(f"{name} does not verify:\n{e}") from e
+    with fewer_collections():  # xmux.gc_tuning: the collector walked the growing module
+        try:
+            module = parse_module(make_context(), text, name, locations=locations)
+        except ParseError as e:
+            raise XmuxError(f"cannot parse {name}:\n{e}") from e
+        except VerifyException as e:  # raised while the parser built an op or attribute
+            raise XmuxError(str(e)) from e
+        try:
+            verify_module(module, name)
+        except XmuxError:  # at the op refused: file:line:col, the source line (xmux.sources)
+            raise
+        except VerifyException as e:
+            raise XmuxError(f"{name} does not verify:\n{e}") from e
     return module  # type: ignore[return-value]
 
 
@@ -213,6 +215,57 @@ class _Watch:
             self.observe(done, module)
 
 
+#: xmux passes that change nothing in a module without ops of these dialects or names (each
+#: begins by walking the whole module for them): pass name → (its module, the dialects and
+#: op names). Most modules have none of them, and their walks were ~0.5 s of the passes at
+#: 24k ops (bench/compile_scaling.py).
+SKIPPED_WITHOUT: dict[str, tuple[str, frozenset[str]]] = {
+    "lower-affine-upstream": ("xmux.transforms.lower_affine_upstream", frozenset({"affine"})),
+    "lower-vector-contract": ("xmux.transforms.lower_vector_contract",
+                              frozenset({"vector.contract"})),
+    "lower-vector-transfers": ("xmux.transforms.lower_vector_transfers",
+                               frozenset({"vector"})),
+    "lower-scf-forall": ("xmux.transforms.lower_scf_forall", frozenset({"scf.forall"})),
+    "gpu-launch-outlining": ("xmux.transforms.gpu_launch_outlining", frozenset({"gpu"})),
+    "convert-gpu-to-mux": ("xmux.transforms.convert_gpu_to_mux", frozenset({"gpu"})),
+    "lower-subgroup-mma": ("xmux.transforms.lower_subgroup_mma", frozenset({"gpu"})),
+    "convert-acc-to-oacc": ("xmux.transforms.convert_acc_to_oacc", frozenset({"acc"})),
+    "lower-generic-atomic-rmw": ("xmux.transforms.lower_generic_atomic_rmw",
+                                 frozenset({"memref.generic_atomic_rmw"})),
+}
+
+
+def _needs(p: ModulePass) -> frozenset[str] | None:
+    """The dialects and op names without which xmux's pass ``p`` changes nothing; None:
+    always run it."""
+    entry = SKIPPED_WITHOUT.get(p.name)
+    if entry is None or type(p).__module__ != entry[0]:
+        return None  # not one of the passes above (a user's pass of the same name)
+    return entry[1]
+
+
+def _apply(passes: tuple[ModulePass, ...], watch: _Watch, ctx: object, module: ModuleOp,
+           skip: bool) -> None:
+    """xDSL's ``PassPipeline(passes, watch).apply(ctx, module)``, the callback called as it
+    calls it, but with ``skip`` a pass of ``SKIPPED_WITHOUT`` whose dialects and op names are
+    absent from the module is not run: one walk naming the dialects and ops present serves
+    every such pass up to the next pass that runs."""
+    present: set[str] | None = None  # the module's op names and dialects, while known
+    watch(None, module, passes[0] if passes else None)
+    for i, p in enumerate(passes):
+        needs = _needs(p) if skip else None
+        if needs is not None:
+            if present is None:
+                present = {o.name for o in module.walk()}
+                present |= {n.split(".", 1)[0] for n in present}
+            if needs.isdisjoint(present):
+                watch(p, module, passes[i + 1] if i + 1 < len(passes) else None)
+                continue
+        p.apply(ctx, module)  # type: ignore[arg-type]
+        present = None
+        watch(p, module, passes[i + 1] if i + 1 < len(passes) else None)
+
+
 def run_pipeline(module: ModuleOp, passes: Sequence[ModulePass],
                  observe: Observer | None = None, verify_each: bool | None = None,
                  inspect: Inspection | None = None) -> None:
@@ -225,9 +278,10 @@ def run_pipeline(module: ModuleOp, passes: Sequence[ModulePass],
     and with ``XMUX_VERIFY_EACH=1`` (the test suite sets it): xDSL's verifier run after each
     of the ~20 passes cost as much as the whole pipeline otherwise (bench/compile_scaling.py).
     Only the top-level ops a pass changed (and those referring to a symbol it changed) are
-    verified again (``xmux.ir_snapshot``).
+    verified again (``xmux.ir_snapshot``). A pass of ``SKIPPED_WITHOUT`` whose ops the module
+    lacks is not run (it would change nothing), unless ``inspect`` has a callback; parse and
+    passes run with fewer collections of Python's collector (``xmux.gc_tuning``).
     """
-    from xdsl.passes import PassPipeline
     from xdsl.utils.exceptions import PassFailedException, VerifyException
 
     from xmux.registry import make_context
@@ -237,20 +291,24 @@ def run_pipeline(module: ModuleOp, passes: Sequence[ModulePass],
     if inspect is not None:
         inspect.check(passes)
     watch = _Watch(observe, verify_each, inspect)
-    try:
-        PassPipeline(tuple(passes), watch).apply(make_context(), module)
-    except (VerifyException, PassFailedException) as e:
-        name = watch.running.name if watch.running is not None else "?"
-        raise XmuxError(f"pass '{name}' failed: {e}") from e
-    if not verify_each and passes:
+    # a user's callback may change the module between passes: then every pass runs
+    skip = inspect is None or inspect.callback is None
+    with fewer_collections():  # xmux.gc_tuning: the collector walked the whole module
         try:
-            module.verify()
-        except VerifyException as e:
-            names = ", ".join(p.name for p in passes)
-            raise XmuxError(
-                f"the IR after the pass pipeline ({names}) does not verify (XMUX_VERIFY_EACH=1 "
-                f"or checks=True verifies after every pass and names the pass): {e}"
-            ) from e
+            _apply(tuple(passes), watch, make_context(), module, skip)
+        except (VerifyException, PassFailedException) as e:
+            name = watch.running.name if watch.running is not None else "?"
+            raise XmuxError(f"pass '{name}' failed: {e}") from e
+        if not verify_each and passes:
+            try:
+                module.verify()
+            except VerifyException as e:
+                names = ", ".join(p.name for p in passes)
+                raise XmuxError(
+                    f"the IR after the pass pipeline ({names}) does not verify "
+                    "(XMUX_VERIFY_EACH=1 or checks=True verifies after every pass and names "
+                    f"the pass): {e}"
+                ) from e
 
 
 def compile_to_llvm_ir(module: ModuleOp, pipeline: Sequence[ModulePass] | None = None,

@@ -1,0 +1,88 @@
+"""dialects/xdsl_fast.py (the ``irdl_fast_paths`` and ``irdl_constraint_cache`` patches of
+dialects/xdsl_compat.py) against xDSL's own builder, verifier and constraints: the same
+printed IR and the same errors. ``tests/xdsl_fast_corpus.py`` does this on the whole
+filecheck corpus, the examples and the bench kernels (about a minute); here a sample."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from xdsl_fast_corpus import compare, xdsl_own  # noqa: E402
+
+import xmux.registry  # noqa: E402, F401 - applies the patches
+from xmux.dialects import xdsl_fast  # noqa: E402
+
+SAMPLE = [
+    ROOT / "bench" / "kernels" / "matmul_tiled.mlir",  # scf.for nests, local memory, barriers
+    ROOT / "bench" / "kernels" / "histogram.mlir",  # atomics
+    ROOT / "tests" / "filecheck" / "convert_to_llvm" / "memref.mlir",
+    ROOT / "tests" / "filecheck" / "mux" / "verify_collectives.mlir",  # verifier errors
+    ROOT / "tests" / "filecheck" / "spec" / "verify.mlir",
+]
+
+
+@pytest.mark.parametrize("path", [p for p in SAMPLE if p.exists()], ids=lambda p: p.name)
+def test_parse_verify_and_pipeline_match_xdsl(path: Path) -> None:
+    assert compare([path], pipeline=path.parent.name == "kernels") == []
+
+
+def _addi() -> object:
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import i32
+    from xdsl.ir import Block
+
+    b = Block(arg_types=[i32, i32])
+    return arith.AddiOp(b.args[0], b.args[1]), b
+
+
+def test_fast_paths_are_taken_for_simple_ops() -> None:
+    from xdsl.dialects import arith, func, memref, scf
+
+    assert xdsl_fast._plan(arith.AddiOp) is not None  # noqa: SLF001
+    assert xdsl_fast._plan(memref.LoadOp).operands.variadic == 1  # noqa: SLF001
+    assert xdsl_fast._plan(func.CallOp) is not None  # noqa: SLF001
+    assert xdsl_fast._plan(scf.ForOp).regions  # noqa: SLF001 - built by xDSL's builder
+
+
+def test_a_type_error_is_xdsls_own_message() -> None:
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import f32, i32
+    from xdsl.ir import Block
+    from xdsl.utils.exceptions import VerifyException
+
+    b = Block(arg_types=[i32, f32])
+    bad = arith.AddiOp(b.args[0], b.args[1])
+    with pytest.raises(VerifyException) as fast:
+        bad.verify()
+    with xdsl_own(), pytest.raises(VerifyException) as own:
+        bad.verify()
+    assert str(fast.value) == str(own.value)
+    assert "operand 'rhs' at position 1 does not verify" in str(fast.value)
+
+
+def test_a_wrong_operand_count_is_xdsls_own_error() -> None:
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import i32
+    from xdsl.ir import Block
+
+    b = Block(arg_types=[i32, i32, i32])
+    with pytest.raises(ValueError, match="Expected 2 operand, but got 3"):
+        arith.AddiOp.build(operands=list(b.args), result_types=[i32])
+    with pytest.raises(ValueError, match="passed Sequence to non-variadic"):
+        arith.AddiOp.build(operands=[b.args[:2], b.args[2]], result_types=[i32])
+
+
+def test_constraints_of_a_hint_are_made_once() -> None:
+    import xdsl.irdl
+    from xdsl.dialects.builtin import ArrayAttr, IntAttr
+
+    made = xdsl.irdl.irdl_to_attr_constraint(ArrayAttr[IntAttr])
+    assert xdsl.irdl.irdl_to_attr_constraint(ArrayAttr[IntAttr]) is made
+    with xdsl_own():
+        assert xdsl.irdl.irdl_to_attr_constraint(ArrayAttr[IntAttr]) == made
