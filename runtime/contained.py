@@ -19,14 +19,16 @@ call, not after its exit (its teardown: ~10 ms in a process of a few hundred MB)
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
+import gc
 import os
 import pickle
 import signal
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from xmux.abi.errors import XmuxError
@@ -132,27 +134,6 @@ class CpuWatch:
                 raise ChildStuck(self.pid)
 
 
-def _read_watching(fd: int, pid: int, budget_s: float | None = None) -> list[bytes]:
-    """Everything the child writes to ``fd`` until it closes it, watched by ``CpuWatch``."""
-    import select
-
-    chunks: list[bytes] = []
-    watch = CpuWatch(pid, budget_s)
-    try:
-        while True:
-            ready, _, _ = select.select([fd], [], [], watch.POLL_S)
-            if not ready:
-                watch.quiet()
-                continue
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return chunks
-            chunks.append(chunk)
-            watch.output()
-    finally:
-        os.close(fd)
-
-
 def quiet_remarks(stderr: str) -> str:
     """``stderr`` without LLVM's "loop not vectorized" remarks: xmux asks for the vector width
     of every work-item loop (``llvm.loop.vectorize.width``), and where LLVM cannot vectorize
@@ -182,8 +163,39 @@ def run_forked(fn: Callable[[], T], budget_s: float | None = None) -> T:
     ``budget_s``: the child's CPU time limit (``ChildTooSlow``; in-process: none)."""
     if in_process():
         return fn()
-    read_end, write_end = os.pipe()
-    with tempfile.TemporaryFile() as err:
+    return run_forked_all([fn], [budget_s])[0]
+
+
+def run_forked_all(fns: Sequence[Callable[[], T]],
+                   budgets_s: Sequence[float | None]) -> list[T]:
+    """Each ``fns[i]()`` in a forked child of its own, all at once (a module's parts built
+    on as many cores: ``jit._build_split``), with ``run_forked``'s guarantees for each:
+    the first child to abort, to run over its budget or to get stuck makes the call raise
+    as ``run_forked`` would (the other children are killed), else their answers in order.
+    In the process (``XMUX_LLVM_IN_PROCESS``): one after the other."""
+    if in_process():
+        return [fn() for fn in fns]
+    children: list[_Child] = []
+    try:
+        for fn, budget in zip(fns, budgets_s, strict=True):
+            children.append(_Child(fn, budget))
+        _reap_exiting()
+        _read_all(children)
+        return [child.result() for child in children]
+    finally:
+        for child in children:
+            child.close()
+
+
+class _Child:
+    """A forked child running ``fn``: its pipe, its stderr file, its watch."""
+
+    def __init__(self, fn: Callable[[], object], budget_s: float | None) -> None:
+        self.err = tempfile.TemporaryFile()
+        self.chunks: list[bytes] = []
+        self.done = False
+        self.status: int | None = None
+        read_end, write_end = os.pipe()
         sys.stderr.flush()
         with warnings.catch_warnings():
             # Python 3.12+ warns of fork() in a multi-threaded process (the pool's workers),
@@ -192,59 +204,109 @@ def run_forked(fn: Callable[[], T], budget_s: float | None = None) -> T:
             warnings.filterwarnings("ignore", r".*multi-threaded.*fork\(\)", DeprecationWarning)
             pid = os.fork()
         if pid == 0:  # the child: no Python-level cleanup, no return
-            global _IN_CHILD
-            _IN_CHILD = True
-            status = 0
-            try:
-                os.close(read_end)
-                os.dup2(err.fileno(), 2)
-                faulthandler.disable()  # an abort is reported by the parent, once
-                try:
-                    payload = pickle.dumps((True, fn()))
-                except BaseException as e:  # noqa: BLE001 - handed to the parent
-                    try:
-                        payload = pickle.dumps((False, e))
-                    except Exception:  # noqa: BLE001 - unpicklable: keep the message
-                        payload = pickle.dumps((False, XmuxError(f"{type(e).__name__}: {e}")))
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(write_end, view):]
-                # the parent has its answer now, not after this process's teardown (its
-                # page tables, the larger the parent the longer: ~10 ms at 600 MB)
-                os.close(write_end)
-            except BaseException:  # noqa: BLE001
-                status = 1
-            finally:
-                os._exit(status)
+            _child_main(fn, read_end, write_end, self.err.fileno())
         os.close(write_end)
-        _reap_exiting()
-        try:
-            chunks = _read_watching(read_end, pid, budget_s)
-        except (ChildStuck, ChildTooSlow):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise
-        answer = _whole_answer(b"".join(chunks))
-        done, status = os.waitpid(pid, os.WNOHANG)
+        self.pid, self.fd = pid, read_end
+        self.watch = CpuWatch(pid, budget_s)
+
+    def kill(self) -> None:
+        if self.status is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.status = -1
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            os.close(self.fd)
+        if self.status is None:  # an error elsewhere: this one's answer is not wanted
+            self.kill()
+        self.err.close()
+
+    def result(self) -> object:
+        answer = _whole_answer(b"".join(self.chunks))
+        done, status = os.waitpid(self.pid, os.WNOHANG)
         if done == 0:
             if answer is None:  # no whole answer: how it ended tells why
-                _, status = os.waitpid(pid, 0)
+                _, status = os.waitpid(self.pid, 0)
             else:  # a whole answer: the child is only exiting
-                _exiting.append(pid)
+                _exiting.append(self.pid)
                 status = 0
-        err.seek(0)
-        stderr = err.read().decode(errors="replace")
-    if os.WIFSIGNALED(status):
-        raise LLVMAborted(os.WTERMSIG(status), stderr)
-    stderr = quiet_remarks(stderr)
-    if stderr:
-        sys.stderr.write(stderr)
-    if answer is None:
-        raise XmuxError(f"the LLVM child exited with status {os.WEXITSTATUS(status)}")
-    ok, value = answer
-    if not ok:
-        raise value
-    return value
+        self.status = status
+        self.err.seek(0)
+        stderr = self.err.read().decode(errors="replace")
+        if os.WIFSIGNALED(status):
+            raise LLVMAborted(os.WTERMSIG(status), stderr)
+        stderr = quiet_remarks(stderr)
+        if stderr:
+            sys.stderr.write(stderr)
+        if answer is None:
+            raise XmuxError(f"the LLVM child exited with status {os.WEXITSTATUS(status)}")
+        ok, value = answer
+        if not ok:
+            raise value
+        return value
+
+
+def _child_main(fn: Callable[[], object], read_end: int, write_end: int, err: int) -> None:
+    global _IN_CHILD
+    _IN_CHILD = True
+    # no garbage collection here: a collection walks (and writes to) every object inherited
+    # from the parent, whose pages the child then copies; it lives one build and _exits
+    gc.disable()
+    status = 0
+    try:
+        os.close(read_end)
+        os.dup2(err, 2)
+        faulthandler.disable()  # an abort is reported by the parent, once
+        try:
+            payload = pickle.dumps((True, fn()))
+        except BaseException as e:  # noqa: BLE001 - handed to the parent
+            try:
+                payload = pickle.dumps((False, e))
+            except Exception:  # noqa: BLE001 - unpicklable: keep the message
+                payload = pickle.dumps((False, XmuxError(f"{type(e).__name__}: {e}")))
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(write_end, view):]
+        # the parent has its answer now, not after this process's teardown (its
+        # page tables, the larger the parent the longer: ~10 ms at 600 MB)
+        os.close(write_end)
+    except BaseException:  # noqa: BLE001
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _read_all(children: list[_Child]) -> None:
+    """Everything each child writes until it closes its pipe, each watched by its
+    ``CpuWatch`` (``ChildStuck`` / ``ChildTooSlow`` kill every child and are raised)."""
+    import select
+
+    try:
+        while True:
+            live = {c.fd: c for c in children if not c.done}
+            if not live:
+                return
+            ready, _, _ = select.select(list(live), [], [], CpuWatch.POLL_S)
+            if not ready:
+                for child in live.values():
+                    child.watch.quiet()
+                continue
+            for fd in ready:
+                child = live[fd]
+                chunk = os.read(fd, 1 << 20)
+                if chunk:
+                    child.chunks.append(chunk)
+                    child.watch.output()
+                else:
+                    child.done = True
+                    os.close(fd)
+    except (ChildStuck, ChildTooSlow):
+        for child in children:
+            child.kill()
+        raise
 
 
 def _whole_answer(data: bytes) -> tuple[bool, object] | None:
@@ -269,7 +331,9 @@ def _reap_exiting() -> None:
         except ChildProcessError:  # reaped by somebody else (a wait() for any child)
             done = pid
         if done:
-            _exiting.remove(pid)
+            # another thread's build may have reaped and removed it meanwhile
+            with contextlib.suppress(ValueError):
+                _exiting.remove(pid)
 
 
 def _forget_exiting() -> None:

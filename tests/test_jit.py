@@ -265,14 +265,25 @@ def test_target_fingerprint_and_helpers():
 def test_a_huge_function_compiles_without_the_machine_scheduler(monkeypatch):
     """Code generation of a function above ``HUGE_FUNCTION`` instructions skips the pre-RA
     machine scheduler (superlinear in a block's size; bench/compile_scaling.py): set in the
-    compile child only, where the global LLVM option dies with it; the code is right."""
+    compile child only, where the global LLVM option dies with it; a block above
+    ``HUGE_BLOCK`` caps the schedulers' dependence maps for that build only, restored after
+    it in any process; the code is right."""
     monkeypatch.setattr(jit, "HUGE_FUNCTION", 1)
+    monkeypatch.setattr(jit, "HUGE_BLOCK", 1)
+    monkeypatch.setattr(jit, "HUGE_TEXT", 0)
     jm = jit.compile_ir(_ir(), disk_cache=False)
     assert _scale(jm)(14) == 42
     seen = []
     monkeypatch.setattr(jit.llvm, "set_option", lambda *a: seen.append(a))
     mod = jit._parse(_ir())
-    jit._limit_huge_codegen(mod)  # in this process: never a global option
+    with jit._codegen_limits(mod, _ir(), len(_ir())):  # here: no misched option
+        assert seen == [("", "-disable-post-ra"), ("", "-dag-maps-huge-region=100")]
+    assert seen[2:] == [("", "-disable-post-ra=false"),  # LLVM's defaults again
+                        ("", "-dag-maps-huge-region=1000")]
+    seen.clear()
+    monkeypatch.setattr(jit, "HUGE_TEXT", 1 << 30)
+    with jit._codegen_limits(mod, _ir(), len(_ir())):  # a small module: not counted
+        pass
     assert seen == []
 
 
