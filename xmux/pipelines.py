@@ -195,13 +195,12 @@ def cpu(
     ``check-barriers`` (work-items that disagree on the control of a barrier) and ``check_plan``,
     work-item-loops' check that every per-work-item array is written before it is read
     (also on alone with ``XMUX_CHECK_PLAN=1``, as the fuzz campaigns run)."""
-    if oacc_target is not None:  # the former name
-        if oacc_target not in OACC_EXPANSIONS:
-            raise ValueError(f"oacc_target must be one of {OACC_EXPANSIONS}, got {oacc_target!r}")
-        oacc_expansion = oacc_target
+    oacc_expansion = _former_oacc_name(oacc_target, oacc_expansion)
     _check_cpu_options(spec_constants, sub_group_size, vector_width, oacc_expansion, unroll_jam)
     if declare_spec_leaves is None:
         declare_spec_leaves = spec_constants == "native"
+    from xmux.transforms import add_entry_hook as entry_hook
+
     options: dict[str, dict[str, object]] = {
         "lower-spec-constants": {"mode": spec_constants, "padding": spec_padding},
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
@@ -209,6 +208,7 @@ def cpu(
         # upstream gpu kernels: a warp of 32 unless a size N > 1 is asked for
         "convert-gpu-to-mux": {"sub_group_size": sub_group_size if sub_group_size > 1 else 32},
         "expand-oacc-reductions": {"expansion": oacc_expansion},
+        "add-entry-hook": {"group_band": entry_hook.GROUP_BAND},  # cache-sharing group bands
     }
     checks = env.flag("XMUX_CHECKS", False) if checks is None else checks
     if check_plan is None:
@@ -228,6 +228,15 @@ def cpu(
     if _is_aarch64(target):  # NEON's vector i64 -> f32 rounds twice (the pass's docstring)
         names.append("disable-neon-attribute")
     return [attach(target), *(make_pass(n, **options.get(n, {})) for n in names)]
+
+
+def _former_oacc_name(oacc_target: str | None, oacc_expansion: str) -> str:
+    """``oacc_expansion``, or ``oacc_target`` (its former name) where given."""
+    if oacc_target is None:
+        return oacc_expansion
+    if oacc_target not in OACC_EXPANSIONS:
+        raise ValueError(f"oacc_target must be one of {OACC_EXPANSIONS}, got {oacc_target!r}")
+    return oacc_target
 
 
 def _is_aarch64(target: object) -> bool:
