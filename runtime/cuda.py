@@ -22,6 +22,12 @@ launches: each launch copies the host's current bytes in and its writes back out
 next launch, and the host, see them. A memref type with a static offset
 (``strided<[1], offset: 2>``) gets its element 0 at the array's first element, as on the CPU
 (``ArgInfo.offset``; issue 36, item 4).
+
+Read-only variants (``abi/nvptx_variants.py``): a kernel whose PTX has an entry
+``k__xmux_ro_<positions>`` (those memref arguments ``noalias``: ``ld.global.nc``) runs it when
+the device bytes of the marked arguments overlap no other memref argument's at this launch
+(``ReadOnlyVariant.applies``, an interval test per pair), else ``k``; ``XMUX_NVPTX_READ_ONLY=0``
+always runs ``k``.
 """
 
 from __future__ import annotations
@@ -121,6 +127,8 @@ class CudaModule:
         self._messages_size = int(sized.group(1)) if sized else 0
         self._messages: list[str] | None = None
         self._record: int | None = None
+        #: the PTX entries (a kernel's read-only variant is found among them by name)
+        self.entries = frozenset(re.findall(r"^\.visible \.entry ([^\s(]+)\(", ptx, re.M))
 
     def function(self, name: str) -> Any:
         fn = self._functions.get(name)
@@ -224,6 +232,8 @@ class _Marshalled:
         #: device views of numpy arguments that share memory (``_shared_views``), by position
         self.shared: dict[int, Any] = {}
         self.shared_bytes = 0
+        #: the device array of each memref argument, in argument order
+        self.arrays: list[Any] = []
 
 
 _I64 = tuple(np.int64(i) for i in range(1025))
@@ -339,6 +349,7 @@ def _descriptor(arr: Any, info: ArgInfo, out: _Marshalled) -> None:
     in the memref type the pointer is that many elements before the array (the kernel adds
     it back)."""
     item = arr.itemsize
+    out.arrays.append(arr)
     if info.offset:
         out.params.append(np.uint64(arr.data.ptr - info.offset * item))
         out.params.append(_i64(info.offset))
@@ -411,6 +422,61 @@ def _hashable(v: object) -> object:
     return int(v) if isinstance(v, np.integer) else v
 
 
+def _device_range(arr: Any) -> tuple[int, int]:
+    """The device bytes [lo, hi) a CuPy array's elements lie in (empty for no elements)."""
+    lo = arr.data.ptr
+    if arr.size == 0:
+        return lo, lo
+    if arr.flags.c_contiguous:
+        return lo, lo + arr.nbytes
+    hi = lo
+    for n, st in zip(arr.shape, arr.strides, strict=True):
+        if st < 0:
+            lo += (n - 1) * st
+        else:
+            hi += (n - 1) * st
+    return lo, hi + arr.itemsize
+
+
+class ReadOnlyVariant:
+    """A kernel's read-only entry (``abi/nvptx_variants.py``) and the check that picks it:
+    the arguments it marks ``noalias`` must not overlap any other memref argument."""
+
+    def __init__(self, module: CudaModule, info: KernelInfo, symbol: str,
+                 marked: tuple[int, ...]) -> None:
+        self.function = module.function(symbol)
+        memrefs = [i for i, a in enumerate(info.args) if a.kind == "memref"]
+        #: indices into ``_Marshalled.arrays``: the marked arguments and the others
+        self.marked = [k for k, i in enumerate(memrefs) if i in marked]
+        self.others = [k for k, i in enumerate(memrefs) if i not in marked]
+
+    def applies(self, arrays: Sequence[Any]) -> bool:
+        from xmux.abi.nvptx_variants import disjoint
+
+        if not self.others:
+            return True
+        return disjoint([_device_range(arrays[k]) for k in self.marked],
+                        [_device_range(arrays[k]) for k in self.others])
+
+
+def read_only_variant(module: CudaModule, info: KernelInfo) -> ReadOnlyVariant | None:
+    """The read-only variant of ``info``'s kernel in ``module`` (None: there is none, or
+    ``XMUX_NVPTX_READ_ONLY=0`` asks for the generic entry always, for A/B timings)."""
+    import os
+
+    from xmux.abi.nvptx_variants import parse_variant
+
+    if os.environ.get("XMUX_NVPTX_READ_ONLY", "1") == "0":
+        return None
+    for symbol in module.entries:
+        marked = parse_variant(symbol, info.symbol)
+        if marked is not None and all(
+            p < len(info.args) and info.args[p].kind == "memref" for p in marked
+        ):
+            return ReadOnlyVariant(module, info, symbol, marked)
+    return None
+
+
 def launch_record(nd: NDRange, base: Sequence[int]) -> list[np.int64]:
     fields = [0] * abi.LAUNCH_FIELDS
     for d in range(3):
@@ -431,6 +497,9 @@ class CudaKernel:
         self.module = module
         self.info = info
         self.function = module.function(info.symbol)
+        self.read_only = read_only_variant(module, info)
+        #: the entry the last launch used (tests: which one a launch picked)
+        self.last_function = self.function
         self._shared_opt_in = DEFAULT_SHARED
         self._extra = extra_params
         #: (global, local, offset) → (NDRange, [(grid, block, launch record)]): a repeated
@@ -471,11 +540,17 @@ class CudaKernel:
         if self._extra is not None:
             m.params += self._extra()
         m.params += extra
+        function = self.function
+        if self.read_only is not None and self.read_only.applies(m.arrays):
+            function = self.read_only.function
+        self.last_function = function
         if m.shared_bytes > self._shared_opt_in:
             driver = cp.cuda.driver
             attribute = getattr(driver, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
+            functions = [self.function] + ([self.read_only.function] if self.read_only else [])
             try:
-                driver.funcSetAttribute(self.function.ptr, attribute, m.shared_bytes)
+                for f in functions:
+                    driver.funcSetAttribute(f.ptr, attribute, m.shared_bytes)
             except Exception as e:  # noqa: BLE001 - the device's limit
                 raise LaunchError(
                     f"kernel '{self.info.name}': local memory arguments take {m.shared_bytes} "
@@ -490,8 +565,8 @@ class CudaKernel:
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record(stream)
         for grid, block, record in parts:
-            self.function(grid, block, (*m.params, *record), shared_mem=m.shared_bytes,
-                          stream=stream)
+            function(grid, block, (*m.params, *record), shared_mem=m.shared_bytes,
+                     stream=stream)
         if profile:
             end.record(stream)
         for device, host in m.copy_back:

@@ -2,9 +2,11 @@
 
 Memref arguments and results are passed as descriptor structs by value. Several results are
 packed into a struct. Defined functions other than ``main``, entry points (``mux.kernel =
-"entry_point"``), entry hooks (``*.mux-entry-hook``) and ``llvm.emit_c_interface`` functions get
-``internal`` linkage so LLVM inlines and drops them; declarations stay external. Discardable
-attributes (``mux.*``) are kept on the ``llvm.func``.
+"entry_point"``), entry hooks (``*.mux-entry-hook``), NVPTX entries (``nvvm.kernel``) and
+``llvm.emit_c_interface`` functions get ``internal`` linkage so LLVM inlines and drops them;
+declarations stay external. Discardable attributes (``mux.*``) are kept on the ``llvm.func``;
+a ``passthrough`` array (LLVM function attributes, as upstream's func-to-llvm) becomes the
+``llvm.func``'s property.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, Region
 
 from xmux.dialects import attrs
+from xmux.dialects.llvmx import NVVM_KERNEL
 from xmux.lowering.to_llvm.core import FunctionLowerer, Handler, ModuleLowerer
 from xmux.lowering.to_llvm.types import convert_types, function_type
 
 ENTRY_HOOK_SUFFIX = ".mux-entry-hook"
 C_INTERFACE = "llvm.emit_c_interface"
+PASSTHROUGH = "passthrough"
 
 
 def keeps_external_linkage(f: Operation, name: str) -> bool:
@@ -34,6 +38,7 @@ def keeps_external_linkage(f: Operation, name: str) -> bool:
         or name.endswith(ENTRY_HOOK_SUFFIX)
         or attrs.is_entry_point(f)
         or C_INTERFACE in f.attributes
+        or NVVM_KERNEL in f.attributes
     )
 
 
@@ -59,13 +64,16 @@ def lower_function(mod: ModuleLowerer, f: func.FuncOp) -> llvm.FuncOp:
     props: dict[str, Attribute | None] = {}
     if (arg_attrs := _arg_attrs(f)) is not None:
         props["arg_attrs"] = arg_attrs
+    extra = dict(f.attributes)
+    if isinstance(extra.get(PASSTHROUGH), ArrayAttr):
+        props[PASSTHROUGH] = extra.pop(PASSTHROUGH)
     new = llvm.FuncOp(
         name,
         function_type(inputs, outputs),
         linkage=llvm.LinkageAttr(linkage),
         body=Region(),
         other_props=props,
-        extra_attrs=dict(f.attributes),
+        extra_attrs=extra,
     )
     if not declaration:
         FunctionLowerer(mod, name, new.body).lower_function_body(f.body, inputs)

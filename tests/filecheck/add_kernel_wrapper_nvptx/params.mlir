@@ -4,6 +4,7 @@
 // aligned pointer, offset, sizes and strides; a local-memory memref as a byte offset into the
 // dynamic shared memory; index as i64, i1 as i8; then the 16 fields of the launch record. It
 // rebuilds the descriptors and the record and calls the kernel, renamed @"k.mux-kernel".
+// %a, its one global memref, is only read: its pointer is noalias (read_only.mlir).
 
 func.func @k(%a: memref<?x4xf32>, %t: memref<?xf32, 3>, %n: index, %flag: i1,
              %launch: !llvm.array<16 x i64>)
@@ -14,7 +15,7 @@ func.func @k(%a: memref<?x4xf32>, %t: memref<?xf32, 3>, %n: index, %flag: i1,
 
 // CHECK-LABEL: func.func @"k.mux-kernel"(%a: memref<?x4xf32>, %t: memref<?xf32, 3 : i64>, %n: index, %flag: i1, %launch: !llvm.array<16 x i64>)
 // CHECK-SAME:      mux.kernel = "sub_kernel"
-// CHECK-LABEL: func.func @k(%a: !llvm.ptr, %0: i64, %1: i64, %2: i64, %3: i64, %4: i64, %t: i64, %5: i64, %6: i64, %7: i64, %n: i64, %flag: i8, %8: i64,
+// CHECK-LABEL: func.func @k(%a: !llvm.ptr {llvm.noalias}, %0: i64, %1: i64, %2: i64, %3: i64, %4: i64, %t: i64, %5: i64, %6: i64, %7: i64, %n: i64, %flag: i8, %8: i64,
 // CHECK-SAME:      %23: i64)
 // CHECK-SAME:      mux.kernel = "entry_point"
 // CHECK-SAME:      mux.base_name = "k"
