@@ -231,7 +231,9 @@ def install_runtime_symbols() -> None:
     )
     for sym, cb in _installed.items():
         jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
-    native = jit.compile_ir(HOST_IR, disk_cache=False)  # after the *_py callbacks exist
+    # after the *_py callbacks exist; disk-cached: a warm start loads it instead of a
+    # 50-100 ms build in a forked child
+    native = jit.compile_ir(HOST_IR)
     _installed["host module"] = native  # kept alive with its code
     for sym in ("xmux_alloc_failed", "xmux_host_check_failed"):
         jit.register_symbol(sym, native.address(sym))

@@ -15,22 +15,12 @@ import numpy as np
 import pytest
 
 import xmux
+from tests.kernel_texts import VECADD
 from xmux.abi import nvptx_variants as nv
 from xmux.runtime import cuda
 
 gpu = pytest.mark.skipif(not cuda.available(), reason="no CUDA device (CuPy)")
 
-VECADD = """
-func.func @vecadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
-    attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %x = memref.load %a[%i] : memref<?xf32>
-  %y = memref.load %b[%i] : memref<?xf32>
-  %s = arith.addf %x, %y : f32
-  memref.store %s, %c[%i] : memref<?xf32>
-  func.return
-}
-"""
 
 # every work-item stores the work-group's sum: all of them must hold the same bits
 REDUCE_ALL = """

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 import xmux
+from tests.kernel_texts import VECADD
 from xmux import pipelines
 from xmux.dialects import attrs, mux
 from xmux.errors import NotSupportedError, XmuxError
@@ -64,17 +65,6 @@ def mux_ops(module: ModuleOp) -> list[str]:
 # work-item-loops (IR)
 # ---------------------------------------------------------------------------------------
 
-VECADD = """
-func.func @vecadd(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>)
-    attributes {mux.kernel = "entry_point"} {
-  %i = mux.get_global_id 0 : index
-  %x = memref.load %a[%i] : memref<?xf32>
-  %y = memref.load %b[%i] : memref<?xf32>
-  %s = arith.addf %x, %y : f32
-  memref.store %s, %c[%i] : memref<?xf32>
-  func.return
-}
-"""
 
 
 def loop_nest(kernel: func.FuncOp) -> list[scf.ForOp]:
