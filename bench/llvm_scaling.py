@@ -31,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
 import json, os, sys, time
-from xmux.runtime import contained, jit
+from xmux.runtime import codegen_limits, contained, jit
 ir = open(sys.argv[1]).read()
 if sys.argv[2] == "before":
-    jit.HUGE_TEXT = jit.SPLIT_TEXT = 1 << 62
+    codegen_limits.HUGE_TEXT = jit.SPLIT_TEXT = 1 << 62
 jit._target()
 t = time.perf_counter(); c = os.times()
 jit.compile_ir(ir, disk_cache=False)

@@ -35,7 +35,7 @@ Protocol: frames of an 8-byte little-endian length and a pickle. The server says
 once it is ready; a request is ``(function, args)``, ``function`` the
 ``module:name`` of an importable function (``jit.build_object``); the answer
 ``(ok, value_or_exception, retiring)``, ``retiring`` when the build set a global LLVM option
-(``jit._limit_huge_codegen``) and the server exits after answering.
+(``codegen_limits.limit_huge_codegen``) and the server exits after answering.
 """
 
 from __future__ import annotations

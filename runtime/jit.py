@@ -31,10 +31,10 @@ here. ``XMUX_PERF_MAP=1`` writes each loaded module's functions to ``/tmp/perf-P
 own features instead of the host's, so this machine's LLVM decides as on such a host (the host
 must run the model's instructions: an AVX-512 host runs ``znver3`` code).
 
-Large modules (docs/architecture.md, "Compile time"): a block of more than ``HUGE_BLOCK``
-instructions is code-generated with LLVM's schedulers' dependence maps capped
-(``_codegen_limits``), and a module of many independent kernels is built in parts, one forked
-child per core (``runtime/split_ir.py``, ``_build_split``), whose objects one engine loads.
+Large modules (docs/architecture.md, "Compile time"): a huge block or function is
+code-generated with LLVM's schedulers limited (``runtime/codegen_limits.py``), and a module
+of many independent kernels is built in parts, one forked child per core
+(``runtime/split_ir.py``, ``_build_split``), whose objects one engine loads.
 
 Compilation is serialized by one lock; compiled functions may be called from any thread.
 """
@@ -46,11 +46,10 @@ import ctypes.util
 import hashlib
 import json
 import os
-import struct
 import threading
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -60,15 +59,16 @@ import llvmlite.binding as llvm
 
 from xmux.abi.errors import XmuxError
 from xmux.runtime import compile_server, disk_cache, env, perf_map, split_ir, tiered
+from xmux.runtime.codegen_limits import codegen_limits
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
     LLVMAborted,
-    in_forked_child,
     in_process,
     run_forked,
     run_forked_all,
 )
+from xmux.runtime.split_ir import pack_objects, unpack_objects
 
 T = TypeVar("T")
 
@@ -392,101 +392,6 @@ def _optimize(
     pb.getModulePassManager().run(mod, pb)
 
 
-#: LLVM IR instructions of a function above which code generation skips the pre-RA machine
-#: scheduler (bench/compile_scaling.py: it grows faster than linearly with the size of a
-#: block: a 64k-instruction kernel spent 30 s in code generation, 14 s without it)
-HUGE_FUNCTION = 20_000
-#: instructions of a basic block above which the schedulers' dependence graphs are built with
-#: maps of ``HUGE_REGION`` memory operations instead of LLVM's 1000 (``-dag-maps-huge-region``):
-#: the pre-RA and post-RA schedulers each spent ~7 s building the graph of a 16k-instruction
-#: block of loads and stores (bench/compile_scaling.py ``one`` 4000: code generation 15 s ->
-#: 0.8 s, the same object). The bench kernels and examples have blocks of <= ~400
-#: instructions after O3, and at 100 naive matmul's code changed: hence the threshold.
-HUGE_BLOCK = 2_000
-HUGE_REGION = 100
-#: LLVM's own ``-dag-maps-huge-region`` (restored after a capped build)
-_LLVM_HUGE_REGION = 1000
-#: bytes of LLVM IR text below which no block can be ``HUGE_BLOCK`` long but by unrolling
-#: (kernels: < 60 KB): counting instructions through llvmlite costs ~6 us each
-HUGE_TEXT = 200_000
-
-
-def _may_be_huge(ir_text: str) -> bool:
-    """Whether a block or a function of ``ir_text`` (before O3) is at least half
-    ``HUGE_BLOCK`` / ``HUGE_FUNCTION`` long, counted in text lines: ~10 ms for 2.7 MB where
-    ``_largest`` took ~1 s (``many`` 4000, 98k instructions, no block over 400). O3 can make
-    a block longer than its source (unrolling, merged blocks), rarely twice; one it misses is
-    code-generated with LLVM's defaults, as before: slower to build, the same code."""
-    block = function = longest_block = longest_function = 0
-    for line in ir_text.split("\n"):
-        if line.startswith("  "):
-            block += 1
-            function += 1
-            continue
-        longest_block = max(longest_block, block)
-        block = 0
-        if line.startswith(("define", "}")):
-            longest_function = max(longest_function, function)
-            function = 0
-    return 2 * longest_block > HUGE_BLOCK or 2 * longest_function > HUGE_FUNCTION
-
-
-def _largest(mod: llvm.ModuleRef) -> tuple[int, int]:
-    """(instructions of the largest function, of the largest basic block)."""
-    function = block = 0
-    for f in mod.functions:
-        if f.is_declaration:
-            continue
-        size = 0
-        for b in f.blocks:
-            n = sum(1 for _ in b.instructions)
-            size += n
-            block = max(block, n)
-        function = max(function, size)
-    return function, block
-
-
-@contextlib.contextmanager
-def _codegen_limits(mod: llvm.ModuleRef, ir_text: str, size: int) -> Iterator[None]:
-    """Code generation of a module of ``size`` bytes of IR with a huge block or function: the
-    schedulers' dependence maps capped (``HUGE_BLOCK``), and above ``HUGE_FUNCTION`` no
-    post-RA list scheduling, both set for this build and restored after it, in whatever
-    process builds (builds are one at a time there: a child, the server, or this process
-    under ``_lock``), and no pre-RA machine scheduling (``_limit_huge_codegen``)."""
-    if size < HUGE_TEXT or not _may_be_huge(ir_text):
-        yield
-        return
-    function, block = _largest(mod)
-    options: list[tuple[str, str]] = []  # (for this build, LLVM's default)
-    if function > HUGE_FUNCTION:
-        _limit_huge_codegen()
-        # the post-RA list scheduler too (96k-op kernel: code generation 1.85 -> 1.11 s)
-        options.append(("-disable-post-ra", "-disable-post-ra=false"))
-    if block > HUGE_BLOCK:
-        options.append((f"-dag-maps-huge-region={HUGE_REGION}",
-                        f"-dag-maps-huge-region={_LLVM_HUGE_REGION}"))
-    for option, _ in options:
-        llvm.set_option("", option)
-    try:
-        yield
-    finally:
-        for _, default in options:
-            llvm.set_option("", default)
-
-
-def _limit_huge_codegen() -> None:
-    """Code generation of a module with a huge function: no pre-RA machine scheduling. A
-    global LLVM option that cannot be unset (setting ``-enable-misched`` at all overrides every
-    target's own choice), so only in a forked compile child, where it dies with the child, or
-    in the compile server, which exits after this build."""
-    serving = compile_server.in_server()
-    if not (in_forked_child() or serving):
-        return
-    llvm.set_option("", "-enable-misched=false")
-    if serving:
-        compile_server.retire_after_reply()
-
-
 _server_machines: dict[tuple[str, str], llvm.TargetMachine] = {}
 
 
@@ -528,7 +433,7 @@ def _build(ir_text: str, link: Sequence[str], machine: llvm.TargetMachine,
     """Parse and link, O3, codegen: the object and its external and exported symbols."""
     mod = _parse_linked(ir_text, link, machine, internalize)
     _optimize(mod, machine, settings)
-    with _codegen_limits(mod, ir_text, len(ir_text) + sum(map(len, link))):
+    with codegen_limits(mod, ir_text, len(ir_text) + sum(map(len, link))):
         obj = machine.emit_object(mod)
     # after O3: dead declarations are gone, libcalls added
     return obj, _externals(mod), _exports(mod)
@@ -568,39 +473,6 @@ def _build_split(parts: Sequence[str], machine: llvm.TargetMachine,
     externals = sorted({name for _, ext, _ in results for name in ext})
     exports = sorted({name for _, _, exp in results for name in exp})
     return pack_objects([obj for obj, _, _ in results]), externals, exports
-
-
-#: the start of several objects packed into one blob (``pack_objects``): a module built in parts
-_OBJECTS_MAGIC = b"XMUXOBJS"
-_COUNT = struct.Struct("<I")
-_SIZE = struct.Struct("<Q")
-
-
-def pack_objects(objects: Sequence[bytes]) -> bytes:
-    """One object as it is; several as magic, count, sizes, objects (what a ``JitModule``,
-    the disk cache and ``xmux.save`` keep as the module's ``object_code``)."""
-    if len(objects) == 1:
-        return objects[0]
-    head = _OBJECTS_MAGIC + _COUNT.pack(len(objects))
-    return head + b"".join(_SIZE.pack(len(o)) for o in objects) + b"".join(objects)
-
-
-def unpack_objects(blob: bytes) -> list[bytes]:
-    """The objects of ``pack_objects``' blob."""
-    if not blob.startswith(_OBJECTS_MAGIC):
-        return [blob]
-    at = len(_OBJECTS_MAGIC)
-    (count,) = _COUNT.unpack_from(blob, at)
-    at += _COUNT.size
-    sizes = [_SIZE.unpack_from(blob, at + i * _SIZE.size)[0] for i in range(count)]
-    at += count * _SIZE.size
-    out = []
-    for size in sizes:
-        out.append(blob[at:at + size])
-        at += size
-    if at != len(blob):
-        raise XmuxError("a packed object blob of the wrong size")
-    return out
 
 
 def _kernel_names(kernel_infos_json: str) -> str:

@@ -21,8 +21,12 @@ the module.
 from __future__ import annotations
 
 import re
+import struct
+from collections.abc import Sequence
 
-__all__ = ["split"]
+from xmux.abi.errors import XmuxError
+
+__all__ = ["pack_objects", "split", "unpack_objects"]
 
 #: an ``@name`` or ``@"quoted name"`` reference (LLVM IR global identifiers)
 _GLOBAL_REF = re.compile(r'@(?:"((?:[^"\\]|\\.)*)"|([-a-zA-Z$._][-a-zA-Z$._0-9]*|\d+))')
@@ -139,3 +143,36 @@ def split(ir_text: str, parts: int) -> list[str] | None:
         else:
             out[part_of[item.name]].extend(item.lines)
     return ["\n".join(lines) for lines in out]
+
+
+#: the start of several objects packed into one blob (``pack_objects``): a module built in parts
+_OBJECTS_MAGIC = b"XMUXOBJS"
+_COUNT = struct.Struct("<I")
+_SIZE = struct.Struct("<Q")
+
+
+def pack_objects(objects: Sequence[bytes]) -> bytes:
+    """One object as it is; several as magic, count, sizes, objects (what a ``JitModule``,
+    the disk cache and ``xmux.save`` keep as the module's ``object_code``)."""
+    if len(objects) == 1:
+        return objects[0]
+    head = _OBJECTS_MAGIC + _COUNT.pack(len(objects))
+    return head + b"".join(_SIZE.pack(len(o)) for o in objects) + b"".join(objects)
+
+
+def unpack_objects(blob: bytes) -> list[bytes]:
+    """The objects of ``pack_objects``' blob."""
+    if not blob.startswith(_OBJECTS_MAGIC):
+        return [blob]
+    at = len(_OBJECTS_MAGIC)
+    (count,) = _COUNT.unpack_from(blob, at)
+    at += _COUNT.size
+    sizes = [_SIZE.unpack_from(blob, at + i * _SIZE.size)[0] for i in range(count)]
+    at += count * _SIZE.size
+    out = []
+    for size in sizes:
+        out.append(blob[at:at + size])
+        at += size
+    if at != len(blob):
+        raise XmuxError("a packed object blob of the wrong size")
+    return out

@@ -96,7 +96,7 @@ def test_a_module_built_in_parts_runs_as_the_whole(monkeypatch, tmp_path):
     monkeypatch.setenv("XMUX_CACHE", "1")
     prog = xmux.compile(text)
     assert prog.jit.object_code.startswith(b"XMUXOBJS")  # three objects in one engine
-    assert jit.unpack_objects(prog.jit.object_code)[0][:4] == b"\x7fELF"
+    assert split_ir.unpack_objects(prog.jit.object_code)[0][:4] == b"\x7fELF"
     n = 256
     a = np.random.default_rng(1).random(n + 97, dtype=np.float32)
     want = a * np.float32(1.5) + a

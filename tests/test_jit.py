@@ -11,7 +11,7 @@ import pytest
 
 from xmux.dialects.attrs import ArgInfo, KernelInfo, dump_kernel_infos, load_kernel_infos
 from xmux.errors import XmuxError
-from xmux.runtime import jit
+from xmux.runtime import codegen_limits, jit
 
 
 def _ir(tag: str = "") -> str:
@@ -268,21 +268,21 @@ def test_a_huge_function_compiles_without_the_machine_scheduler(monkeypatch):
     compile child only, where the global LLVM option dies with it; a block above
     ``HUGE_BLOCK`` caps the schedulers' dependence maps for that build only, restored after
     it in any process; the code is right."""
-    monkeypatch.setattr(jit, "HUGE_FUNCTION", 1)
-    monkeypatch.setattr(jit, "HUGE_BLOCK", 1)
-    monkeypatch.setattr(jit, "HUGE_TEXT", 0)
+    monkeypatch.setattr(codegen_limits, "HUGE_FUNCTION", 1)
+    monkeypatch.setattr(codegen_limits, "HUGE_BLOCK", 1)
+    monkeypatch.setattr(codegen_limits, "HUGE_TEXT", 0)
     jm = jit.compile_ir(_ir(), disk_cache=False)
     assert _scale(jm)(14) == 42
     seen = []
-    monkeypatch.setattr(jit.llvm, "set_option", lambda *a: seen.append(a))
+    monkeypatch.setattr(codegen_limits.llvm, "set_option", lambda *a: seen.append(a))
     mod = jit._parse(_ir())
-    with jit._codegen_limits(mod, _ir(), len(_ir())):  # here: no misched option
+    with codegen_limits.codegen_limits(mod, _ir(), len(_ir())):  # here: no misched option
         assert seen == [("", "-disable-post-ra"), ("", "-dag-maps-huge-region=100")]
     assert seen[2:] == [("", "-disable-post-ra=false"),  # LLVM's defaults again
                         ("", "-dag-maps-huge-region=1000")]
     seen.clear()
-    monkeypatch.setattr(jit, "HUGE_TEXT", 1 << 30)
-    with jit._codegen_limits(mod, _ir(), len(_ir())):  # a small module: not counted
+    monkeypatch.setattr(codegen_limits, "HUGE_TEXT", 1 << 30)
+    with codegen_limits.codegen_limits(mod, _ir(), len(_ir())):  # a small module: not counted
         pass
     assert seen == []
 
