@@ -18,8 +18,17 @@ first run), back to back:
   constant, 1024² (``--quick`` 256²), local size (64, 4): a new value set every 10 launches
   (launches 10, 20, 30, 40), as a program stepping through filters would.
 
+Modes: ``sync`` (``XMUX_SYNC_BUILDS=1``), ``tiered`` (the default) and ``generic``
+(``specialize=False``, the spec conv with emulated constants: no variant or specialization is
+ever built, so its times are those of the code a tiered launch runs until its variant or
+specialization is swapped in).
+
 Per run: every launch's wall time; after the 50, the launches go on until the background
-builds are done and the replay settled, then 30 more give the steady time (their median).
+builds are done and the replay settled, then 30 more give the steady time (their median),
+50 more the control, and 50 more, each followed by its check as launches 2-50 are, the paced
+steady time (median) and paced max: launches 2-50 run in that rhythm (a launch after a pause
+finds the pool's workers asleep — their spin is 1 ms — and pays their wake-up), so "max −
+paced" is what a build under way added to a launch.
 Reported per kernel and mode: the largest of launches 2..50 (the first runs the program's own
 build), the steady time, their ratio and difference (the issue's goal: ≤ steady + 1 ms while a
 build is under way), the largest of 50 launches once everything is built ("control": what the
@@ -70,9 +79,13 @@ def one(kernel: str, quick: bool) -> dict:
 
     rng = np.random.default_rng(0)
     values: list[object] = [None] * LAUNCHES
+    # "generic": no local-size variant, emulated specialization constants: what the launches
+    # run before their variant or specialization is there
+    generic = os.environ.get("LAUNCH_STALLS_GENERIC") == "1"
+    opts: dict = {"cache": False, "specialize": False} if generic else {"cache": False}
     if kernel == "vecadd":
         n = 1 << (18 if quick else 22)
-        prog = xmux.compile((HERE / "kernels" / "vecadd.mlir").read_text(), cache=False)
+        prog = xmux.compile((HERE / "kernels" / "vecadd.mlir").read_text(), **opts)
         k = prog["vecadd"]
         a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
         c = np.empty_like(a)
@@ -84,7 +97,7 @@ def one(kernel: str, quick: bool) -> dict:
             np.testing.assert_array_equal(c, a + b)
     elif kernel == "matmul":
         n = 128 if quick else 512
-        prog = xmux.compile((HERE / "kernels" / "matmul_naive.mlir").read_text(), cache=False)
+        prog = xmux.compile((HERE / "kernels" / "matmul_naive.mlir").read_text(), **opts)
         k = prog["matmul_naive"]
         A, B = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
         C = np.empty_like(A)
@@ -97,7 +110,9 @@ def one(kernel: str, quick: bool) -> dict:
             np.testing.assert_allclose(C, ref, rtol=1e-4, atol=1e-3)
     else:
         h = w = 256 if quick else 1024
-        prog = xmux.compile(kernel_text(), cache=False)
+        if generic:
+            opts["spec_constants"] = "emulated"
+        prog = xmux.compile(kernel_text(), **opts)
         k = prog["conv"]
         img = rng.random((h + 2, w + 2), dtype=np.float32)
         out = np.empty((h, w), np.float32)
@@ -148,7 +163,14 @@ def one(kernel: str, quick: bool) -> dict:
         t = time.perf_counter()
         launch(last)
         control.append(time.perf_counter() - t)
+    paced = []  # in the rhythm of launches 2-50 (each followed by its check): the pool's
+    for _ in range(LAUNCHES):  # workers have stopped spinning, the arrays were just read
+        t = time.perf_counter()
+        launch(last)
+        paced.append(time.perf_counter() - t)
+        check()
     med = statistics.median(steady)
+    paced_med = statistics.median(paced)
     worst = max(times[1:])
     return {
         "kernel": kernel,
@@ -159,6 +181,9 @@ def one(kernel: str, quick: bool) -> dict:
         "ratio": worst / med,
         "excess_ms": (worst - med) * 1e3,
         "control_max_ms": max(control) * 1e3,
+        "paced_ms": paced_med * 1e3,
+        "paced_max_ms": max(paced) * 1e3,
+        "paced_excess_ms": (worst - paced_med) * 1e3,
         "swapped_at": swapped,
         "emulated_launches": emulated_at,
         "background_builds": tiered.stats["built"],
@@ -173,7 +198,8 @@ def tiered_busy(launcher: object) -> bool:
 
 
 def run_child(kernel: str, mode: str, quick: bool) -> dict:
-    env = {**os.environ, "XMUX_SYNC_BUILDS": "1" if mode == "sync" else "0"}
+    env = {**os.environ, "XMUX_SYNC_BUILDS": "1" if mode == "sync" else "0",
+           "LAUNCH_STALLS_GENERIC": "1" if mode == "generic" else "0"}
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", kernel]
     if quick:
         cmd.append("--quick")
@@ -189,16 +215,17 @@ def run_child(kernel: str, mode: str, quick: bool) -> dict:
 def markdown(rows: list[dict]) -> str:
     lines = [
         "| kernel | mode | first launch ms | max of launches 2-50 ms (launch) | steady ms | "
-        "max ÷ steady | max − steady ms | control max ms | variant swapped in at | "
-        "emulated launches |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "max ÷ steady | max − steady ms | paced steady ms | paced max ms | max − paced ms | "
+        "control max ms | variant swapped in at | emulated launches |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['kernel']} | {r['mode']} | {r['first_ms']:.1f} | {r['max_ms']:.2f} "
             f"({r['max_at']}) | {r['steady_ms']:.3f} | {r['ratio']:.1f} | "
-            f"{r['excess_ms']:.2f} | {r['control_max_ms']:.2f} | {r['swapped_at'] or '-'} | "
-            f"{', '.join(map(str, r['emulated_launches'])) or '-'} |")
+            f"{r['excess_ms']:.2f} | {r['paced_ms']:.3f} | {r['paced_max_ms']:.2f} | "
+            f"{r['paced_excess_ms']:.2f} | {r['control_max_ms']:.2f} | "
+            f"{r['swapped_at'] or '-'} | {', '.join(map(str, r['emulated_launches'])) or '-'} |")
     return "\n".join(lines)
 
 
@@ -215,7 +242,7 @@ def main() -> int:
         return 0
     rows = []
     for kernel in args.kernels.split(","):
-        for mode in ("sync", "tiered"):
+        for mode in ("sync", "tiered", "generic"):
             rows.append(run_child(kernel, mode, args.quick))
             r = rows[-1]
             print(f"{kernel:9s} {mode:6s} max {r['max_ms']:8.2f} ms (launch {r['max_at']}) "

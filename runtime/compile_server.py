@@ -23,13 +23,18 @@ a process whose third build came sooner starts it on a timer at that mark, so th
 ready for the next; builds use it once it has said it is ready (until then they fork). Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
-Background builds (``runtime/tiered.py``: the variants and specializations no launch waits
-for) have a server of their own (``call(..., background=True)``), started at their first build
-and waited for rather than forked around: a fork of the user's process holds its GIL for the
-page tables' copy and makes its pages copy-on-write, which the launches running meanwhile
-would pay for. It runs at nice ``BACKGROUND_NICE``: its LLVM work takes what CPU the launches
-leave (on a 2-core host a launch on both cores is not slowed by it), while a foreground build
-keeps a server at the user's priority.
+Background builds (``runtime/tiered.py``: the variants and specializations no launch waits for)
+have a server of their own (``call(..., background=True)``), started at their first build and
+waited for rather than forked around: a fork of the user's process holds its GIL for the page
+tables' copy and makes its pages copy-on-write, which the launches running meanwhile would pay
+for. It runs in Linux's idle scheduling class (``SCHED_IDLE``; elsewhere, or where the class is
+refused, at nice ``BACKGROUND_NICE``): it gets a CPU only when nothing else of the user's wants
+it, and a launch's worker waking on that CPU preempts it at once (at a nice value, the worker
+may wait for the end of the server's time slice). It also lowers the variants (xDSL,
+``targets/cpu.py:lower_variant``), so that neither the CPU time nor the GIL of that work is the
+user's process's. Its LLVM work takes what CPU the launches leave (on a 2-core host a launch on
+both cores is not slowed by it), while a foreground build keeps a server at the user's
+priority.
 
 Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
 once it is ready; a request is ``(function, args)``, ``function`` the
@@ -71,7 +76,8 @@ START_AFTER_S = 1.0
 _HEADER = struct.Struct("<Q")
 #: what a server writes first, when it is ready (short: one write, one read)
 _HELLO = b"xmux compile server 1\n"
-#: the nice value of the background builds' server, and how long a background build waits
+#: the nice value of the background builds' server where the idle class is not available,
+#: and how long a background build waits
 #: for that server to say it is ready (it forks after that)
 BACKGROUND_NICE = 10
 READY_WAIT_S = 30.0
@@ -162,7 +168,7 @@ class _Gone(Exception):
 class _Server:
     """A running server: its process, pipes and stderr file."""
 
-    def __init__(self, nice: int = 0) -> None:
+    def __init__(self, idle: bool = False) -> None:
         # imported here: a warm start from the disk cache never starts a server (~2.5 ms)
         import fcntl
         import subprocess
@@ -171,7 +177,8 @@ class _Server:
         self.err = tempfile.TemporaryFile()
         flags = fcntl.fcntl(self.err.fileno(), fcntl.F_GETFL)
         fcntl.fcntl(self.err.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
-        lower = f"import os; os.nice({nice}); " if nice else ""
+        lower = ("import os\ntry: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n"
+                 f"except (AttributeError, OSError): os.nice({BACKGROUND_NICE})\n") if idle else ""
         code = (f"{lower}import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
                 f"from xmux.runtime.compile_server import serve; serve({_warm_up!r})")
         self.proc = subprocess.Popen(
@@ -367,7 +374,7 @@ def _call_background(path: str, args: tuple, budget_s: float | None,
             if _bg_failures >= MAX_FAILURES:
                 return False, None
             try:
-                _bg_server = _Server(nice=BACKGROUND_NICE)
+                _bg_server = _Server(idle=True)
             except OSError:
                 _bg_failures += 1
                 return False, None

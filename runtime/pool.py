@@ -53,6 +53,7 @@ import ctypes
 import os
 import platform
 import signal
+import sys
 import threading
 import time
 
@@ -60,7 +61,7 @@ import numpy as np
 
 from xmux.abi import kernel_layout as layout
 from xmux.abi.errors import XmuxError
-from xmux.runtime import interrupt
+from xmux.runtime import env, interrupt
 
 __all__ = ["Pool", "get_pool", "shutdown"]
 
@@ -68,6 +69,9 @@ __all__ = ["Pool", "get_pool", "shutdown"]
 # cache lines of their own
 _ANNOUNCE, _DONE, _STOP, _CLAIMS = 0, 8, 24, 32
 _NUM, _ENTRY, _PACKED, _SCHEDS, _THREADS, _BUSY, _YIELD = 16, 17, 18, 19, 20, 21, 22
+#: native sleep (``_FUTEX``): the wake word (a futex: bumped by each wake) and the count of
+#: workers asleep on it
+_WAKE, _SLEEPERS = 23, 25
 #: slices per launch at most (claim words hold 16-bit indices)
 MAX_SLICES = 0xFFFF
 
@@ -85,10 +89,127 @@ _PAUSE = {
 }
 
 
+#: Linux's futex system call number, per architecture (little-endian ones: the wake word is
+#: the low half of its slot); elsewhere idle workers sleep on a Python condition
+_SYS_FUTEX = {"x86_64": 202, "amd64": 202, "aarch64": 98, "arm64": 98}
+_FUTEX_WAIT_PRIVATE, _FUTEX_WAKE_PRIVATE = 128, 129
+
+
+def _futex() -> int | None:
+    """The futex system call's number here, or None (no native sleep; also with
+    ``XMUX_POOL_FUTEX=0``: the A/B of bench/launch_overhead.py)"""
+    if not sys.platform.startswith("linux") or not env.flag("XMUX_POOL_FUTEX", True):
+        return None
+    return _SYS_FUTEX.get(platform.machine().lower())
+
+
+def _sleep_ir(futex: int | None) -> str:
+    """Native sleep and wake-up of idle workers (an event count on the wake word): a worker
+    counts itself asleep, reads the wake word, and sleeps on it unless a generation came or
+    the pool stops meanwhile; a launch that finds workers asleep bumps the word and wakes
+    them (seq_cst on both sides: either the worker sees the new generation or the launch
+    sees the sleeper, and a bump between the worker's read and its wait fails the wait)."""
+    if futex is None:
+        return ""
+    return f"""
+declare i64 @syscall(i64, ...)
+
+define internal void @sleep_on(ptr %job, i64 %seen) {{
+entry:
+  %sleepersp = getelementptr inbounds i64, ptr %job, i64 {_SLEEPERS}
+  %wakep = getelementptr inbounds i64, ptr %job, i64 {_WAKE}
+  %stopp = getelementptr inbounds i64, ptr %job, i64 {_STOP}
+  %in = atomicrmw add ptr %sleepersp, i64 1 seq_cst
+  %e = load atomic i32, ptr %wakep seq_cst, align 8
+  %c = load atomic i64, ptr %job seq_cst, align 8
+  %g = lshr i64 %c, 32
+  %same = icmp eq i64 %g, %seen
+  %stop = load atomic i64, ptr %stopp seq_cst, align 8
+  %going = icmp eq i64 %stop, 0
+  %idle = and i1 %same, %going
+  br i1 %idle, label %wait, label %done
+wait:
+  %r = call i64 (i64, ...) @syscall(i64 {futex}, ptr %wakep, i32 {_FUTEX_WAIT_PRIVATE},
+                                    i32 %e, ptr null)
+  br label %done
+done:
+  %out = atomicrmw sub ptr %sleepersp, i64 1 seq_cst
+  ret void
+}}
+
+; wake every sleeping worker (after a publish; at close): 1 if there were any
+define i64 @xmux_pool_wake(ptr %job) {{
+entry:
+  %sleepersp = getelementptr inbounds i64, ptr %job, i64 {_SLEEPERS}
+  %wakep = getelementptr inbounds i64, ptr %job, i64 {_WAKE}
+  %n = load atomic i64, ptr %sleepersp seq_cst, align 8
+  %any = icmp ne i64 %n, 0
+  br i1 %any, label %wake, label %none
+wake:
+  %old = atomicrmw add ptr %wakep, i64 1 seq_cst
+  %r = call i64 (i64, ...) @syscall(i64 {futex}, ptr %wakep, i32 {_FUTEX_WAKE_PRIVATE},
+                                    i32 2147483647)
+  ret i64 1
+none:
+  ret i64 0
+}}
+
+; stop the pool: the stop slot set (seq_cst: a worker about to sleep sees it, or is woken)
+define void @xmux_pool_stop(ptr %job) {{
+  %stopp = getelementptr inbounds i64, ptr %job, i64 {_STOP}
+  %wakep = getelementptr inbounds i64, ptr %job, i64 {_WAKE}
+  store atomic i64 1, ptr %stopp seq_cst, align 8
+  %old = atomicrmw add ptr %wakep, i64 1 seq_cst
+  %r = call i64 (i64, ...) @syscall(i64 {futex}, ptr %wakep, i32 {_FUTEX_WAKE_PRIVATE},
+                                    i32 2147483647)
+  ret void
+}}
+
+; a pool thread's whole life: run generations, spin %spin ns, sleep natively; returns when
+; the pool stops
+define void @xmux_pool_serve(ptr %job, i64 %seen0, i64 %spin, i64 %id) {{
+entry:
+  %stopp = getelementptr inbounds i64, ptr %job, i64 {_STOP}
+  br label %loop
+loop:
+  %seen = phi i64 [ %seen0, %entry ], [ %s, %rest ]
+  %s = call i64 @xmux_pool_worker(ptr %job, i64 %seen, i64 %spin, i64 %id)
+  %stop = load atomic i64, ptr %stopp seq_cst, align 8
+  %stopping = icmp ne i64 %stop, 0
+  br i1 %stopping, label %out, label %rest
+rest:
+  call void @sleep_on(ptr %job, i64 %s)
+  br label %loop
+out:
+  ret void
+}}
+
+; a whole launch: acquire, publish, wake the sleepers, join, release in one call; 0 = the
+; pool was taken, 1 = run, 2 = run and workers were woken
+define i64 @xmux_pool_run_waking(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
+                                 i64 %nth) {{
+entry:
+  %got = call i64 @xmux_pool_acquire(ptr %job)
+  %ok = icmp ne i64 %got, 0
+  br i1 %ok, label %go, label %out
+go:
+  call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
+                               i64 %nth)
+  %woke = call i64 @xmux_pool_wake(ptr %job)
+  call void @xmux_pool_join(ptr %job, i64 %num)
+  call void @xmux_pool_release(ptr %job)
+  %r = add i64 %got, %woke
+  ret i64 %r
+out:
+  ret i64 0
+}}
+"""
+
+
 def _ir() -> str:
     decl, pause = _PAUSE.get(platform.machine().lower(), ("", ""))
     fields = layout.SCHED_NUM_FIELDS
-    return interrupt.HANDLER_IR + f"""
+    return interrupt.HANDLER_IR + _sleep_ir(_futex()) + f"""
 {decl}
 declare i32 @clock_gettime(i32, ptr)
 declare i32 @sched_yield()
@@ -237,7 +358,7 @@ words:
   %more = icmp ult i64 %t1, %nth
   br i1 %more, label %words, label %announce
 announce:
-  store atomic i64 %gw, ptr %job release, align 8
+  store atomic i64 %gw, ptr %job seq_cst, align 8
   ret void
 }}
 
@@ -329,6 +450,14 @@ class _Native:
         self.run = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64, i64)(
             self.module.address("xmux_pool_run")
         )
+        #: native sleep (``_sleep_ir``), else None: workers sleep on a Python condition
+        self.serve = self.stop = self.run_waking = None
+        if _futex() is not None:
+            self.serve = ctypes.CFUNCTYPE(None, ptr, i64, i64, i64)(
+                self.module.address("xmux_pool_serve"))
+            self.stop = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_stop"))
+            self.run_waking = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64, i64)(
+                self.module.address("xmux_pool_run_waking"))
 
 
 def _libc_sched_getcpu():
@@ -458,8 +587,18 @@ class Pool:
     def _generation(self) -> int:
         return (self._slots[_ANNOUNCE] >> 32) & 0xFFFFFFFF
 
+    @property
+    def sleeping(self) -> int:
+        """Workers asleep now."""
+        if self.native.serve is not None:
+            return int(self._slots[_SLEEPERS])
+        return self._sleeping
+
     def _carry(self, participant: int) -> None:
         seen = self._generation()
+        if self.native.serve is not None:  # its whole life in native code, GIL released
+            self.native.serve(self.job, seen, self.spin, participant)
+            return
         while not self._closing:
             seen = self.native.worker(self.job, seen, self.spin, participant)
             with self._cond:
@@ -504,6 +643,13 @@ class Pool:
                              f"{self.threads} of them, got {nth}")
         rows = scheds.ctypes.data if address is None else address
         native = self.native
+        if native.run_waking is not None:
+            # woken workers went to sleep where they last ran; a wake-up places them on the
+            # waker's CPU (``_place``: pinned for the next launches)
+            ran = native.run_waking(self.job, entry, packed, rows, n, nth)
+            if ran == 2:
+                self._place()
+            return bool(ran)
         if not self._sleeping:  # one native call (a worker falling asleep meanwhile: see docs)
             return bool(native.run(self.job, entry, packed, rows, n, nth))
         if not native.acquire(self.job):
@@ -528,7 +674,10 @@ class Pool:
     def close(self) -> None:
         """Stop the workers (they leave their spin loop and exit)."""
         self._closing = True
-        self._slots[_STOP] = 1
+        if self.native.stop is not None:
+            self.native.stop(self.job)
+        else:
+            self._slots[_STOP] = 1
         with self._cond:
             self._cond.notify_all()
         for t in self._threads:

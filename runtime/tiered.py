@@ -10,13 +10,15 @@ there: no launch ever sees a half-made entry).
 
 Why one thread: the LLVM work of a build runs in another process (the compile server,
 ``runtime/compile_server.py``, started at once for a background build and run at a low CPU
-priority there, or a forked child until it is ready); the thread itself mostly waits on a
-pipe, without the GIL. The xDSL lowering of a variant does run in this process: while the
-thread has work, the interpreter's switch interval is ``SWITCH_INTERVAL_S`` (Python's default
-is 5 ms: a launch returning from its native code waited that long for the GIL). The thread
-keeps the process's CPU priority: lowered (Linux nice per thread), it can be descheduled while
-holding the GIL on a busy host, and the launching thread waits for it (a priority inversion:
-one of its garbage collections held the GIL 52 ms on the loaded 2-core VM).
+priority there, or a forked child until it is ready); the thread itself mostly waits on a pipe,
+without the GIL. The xDSL lowering of a local-size variant runs in that server too
+(``targets/cpu.py:lower_variant``, for a program compiled from text with xmux's own pipeline);
+otherwise (a user's pipeline, a ModuleOp source, no server) it runs in this process, and while
+the thread has work, the interpreter's switch interval is ``SWITCH_INTERVAL_S`` (Python's
+default is 5 ms: a launch returning from its native code waited that long for the GIL). The
+thread keeps the process's CPU priority: lowered (Linux nice per thread), it can be descheduled
+while holding the GIL on a busy host, and the launching thread waits for it (a priority
+inversion: one of its garbage collections held the GIL 52 ms on the loaded 2-core VM).
 
 A failed build is not lost: the job keeps the exception, the launcher reports it on the
 launching thread (a ``RuntimeWarning`` naming the build, and ``failures``) and keeps the

@@ -152,9 +152,9 @@ def test_home_ranges_and_stealing(monkeypatch) -> None:
     p = pool.Pool(3)
     try:
         deadline = time.monotonic() + 10
-        while p._sleeping < 2 and time.monotonic() < deadline:
+        while p.sleeping < 2 and time.monotonic() < deadline:
             time.sleep(0.001)
-        assert p._sleeping == 2
+        assert p.sleeping == 2
         n = 10
         gen = p._generation() + 1
         p.native.publish(p.job, _RECORD, 7, _rows(n).ctypes.data, n, 3)

@@ -98,6 +98,31 @@ def test_the_variant_is_built_in_the_background_and_swapped_in(tiered_on):
     np.testing.assert_allclose(first, ref, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("server", ["1", "0"])
+def test_a_background_variant_is_lowered_in_the_background_server(tiered_on, monkeypatch,
+                                                                   server):
+    """xDSL's lowering of a background variant runs in the background compile server (its CPU
+    time and garbage collections are not the launching process's); without a server it runs
+    here, as before."""
+    import xmux.targets.cpu as cpu
+
+    monkeypatch.setenv("XMUX_COMPILE_SERVER", server)
+    here = []
+    monkeypatch.setattr(cpu, "_lower_variant",
+                        lambda *a, _f=cpu._lower_variant: here.append(a[2]) or _f(*a))
+    k = xmux.compile(MATVEC, cache=False)["rows"]
+    a, x, y = _matvec(3)
+    for _ in range(2):
+        k(a, x, y, 37, global_size=N, local_size=16)
+    job = k._launcher.variants.pending[(16, 1, 1)]
+    assert job.wait(timeout=120) and job.error is None
+    assert here == ([] if server == "1" else ["rows"])
+    k(a, x, y, 37, global_size=N, local_size=16)
+    assert (16, 1, 1) in k._launcher.variants.built
+    ref = (a.astype(np.float64) @ x.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+
 def tiered_launches(launcher) -> int:
     from xmux.runtime import tuning
 

@@ -113,6 +113,7 @@ class CpuTarget:
         if options.pipeline is None:  # a saved binary rebuilds variants with these
             prog._code_options = {f.name: getattr(options, f.name) for f in fields(options)
                                   if f.metadata["code"] and f.name != "pipeline"}
+            prog._target = self  # the background server lowers variants for it
         return prog
 
 
@@ -212,6 +213,9 @@ class Program(KernelTable, SpecConstantsAPI):
         #: the options that shape the code (``CompileOptions`` fields with ``code``), for a
         #: binary's variants rebuilt from its source; None: a user's pipeline (not saved)
         self._code_options: dict[str, object] | None = None
+        #: the target it was compiled for (with ``_code_options``: a variant can be lowered
+        #: in another process, ``_variant_ir``)
+        self._target: CpuTarget | None = None
 
     def save(self, path: str | Path, *, source: bool = True) -> None:
         """Write this program as one binary file (``runtime/binary.py``; docs/architecture.md,
@@ -326,28 +330,55 @@ class Program(KernelTable, SpecConstantsAPI):
         )
 
     def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
-        from xmux.runtime import interrupt
+        from xmux.runtime import interrupt, tiered
 
+        text = self._source[0]  # type: ignore[index]
+        if (tiered.in_background() and isinstance(text, str) and self._target is not None
+                and self._code_options is not None):
+            # a background build lowers in the background server: xDSL's CPU time and its
+            # garbage collections (which hold the GIL) stay out of the launching process
+            from xmux.runtime import compile_server
+
+            done, lowered = compile_server.call(
+                "xmux.targets.cpu:lower_variant",
+                (text, self._target, self._code_options, info.name, local), None,
+                background=True)
+            if done:
+                return lowered  # type: ignore[return-value]
         # a launch compiles this: Ctrl-C waits for its end (it may import xDSL for the first
         # time, which an exception in the middle leaves broken: interrupt.sigint_deferred)
         with interrupt.sigint_deferred():
-            return self._variant_ir_now(info, local)
+            _, pipeline, _, _ = self._source  # type: ignore[misc]
+            if callable(pipeline):  # built lazily: a cache hit does not import the passes
+                pipeline = pipeline()
+            return _lower_variant(text, pipeline, info.name, local)
 
-    def _variant_ir_now(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
-        from xmux.dialects import attrs
-        from xmux.runtime import tuning
-        from xmux.stages import compile_to_llvm_ir, parse
 
-        text, pipeline, _, _ = self._source  # type: ignore[misc]
-        if callable(pipeline):  # built lazily: a cache hit does not import the passes
-            pipeline = pipeline()
-        module = parse(text) if isinstance(text, str) else text.clone()  # type: ignore[attr-defined]
-        kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
-        if info.name in kernels:
-            attrs.set_reqd_work_group_size(kernels[info.name], local)
-            _keep_only_kernel(module, info.name)
-        ir_text = compile_to_llvm_ir(module, pipeline)[0]
-        return Lowered(ir_text, tuning.width_dependent(module))
+def lower_variant(text: str, target: CpuTarget, options: dict[str, object], kernel: str,
+                  local: tuple[int, ...]) -> Lowered:
+    """``kernel`` of the program ``text`` compiled with ``options`` (its code options) for
+    ``target``, lowered for the local size ``local`` (run by the background compile server:
+    ``Program._variant_ir``)."""
+    from xmux.options import CompileOptions
+
+    return _lower_variant(text, CompileOptions(**options).passes(target), kernel, local)
+
+
+def _lower_variant(source: object, pipeline: object, kernel: str,
+                   local: tuple[int, ...]) -> Lowered:
+    """The program's ``source`` (text or ModuleOp) with ``kernel`` alone, its required
+    work-group size set to ``local``, through ``pipeline`` to LLVM IR."""
+    from xmux.dialects import attrs
+    from xmux.runtime import tuning
+    from xmux.stages import compile_to_llvm_ir, parse
+
+    module = parse(source) if isinstance(source, str) else source.clone()  # type: ignore[attr-defined]
+    kernels = {f.sym_name.data: f for f in attrs.entry_points(module)}
+    if kernel in kernels:
+        attrs.set_reqd_work_group_size(kernels[kernel], local)
+        _keep_only_kernel(module, kernel)
+    ir_text = compile_to_llvm_ir(module, pipeline)[0]  # type: ignore[arg-type]
+    return Lowered(ir_text, tuning.width_dependent(module))
 
 
 class _Host:
