@@ -23,8 +23,12 @@ Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
   (the launching thread) runs slices itself, then spins until ``done`` equals ``n``. The next
   ``publish`` therefore never overlaps a slice of the previous generation.
 - A worker spins (``pause``, the clock read every 256 rounds) for ``spin`` nanoseconds after
-  its last slice, then returns to its Python carrier, which sleeps on a condition variable
-  until the next generation is announced. A launch only touches the condition when a worker
+  its last slice, then sleeps: on Linux (x86-64, AArch64) in native code, on a futex (an
+  event count, ``_sleep_ir``), and a launch that finds workers asleep wakes them with one
+  system call (``xmux_pool_run_waking``); elsewhere it returns to its Python carrier, which
+  sleeps on a condition variable until the next generation is announced (each woken worker
+  then takes the GIL in turn, a chain a launch after a pause waits for). A launch only
+  touches the condition when a worker
   sleeps. It does not ``sched_yield`` while spinning, as OpenMP's spinning threads do not: in
   this VM a yield every 256 rounds (a few µs) overlapped most hand-offs of launches a few µs
   apart (vecadd 2^16 on 2 threads: 8.9 µs per kernel with the yields, 4.9 without, 6.2 on one

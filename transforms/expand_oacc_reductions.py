@@ -54,7 +54,9 @@ are not ordered, so every exchange goes through a barrier, a warp shuffle or an 
   vector_length 1: no exchange at all.
 - fork/join: gang vanish; worker ``mux.work_group_barrier`` (``bar.sync``); vector inside
   worker-partitioned code (or with one worker) as above, else a work-group barrier (in
-  worker-single code every worker reads what worker 0 wrote).
+  worker-single code every worker reads what worker 0 wrote). A fork with nothing before it
+  to order (in the kernel's entry block after only effect-free ops, work-item queries,
+  allocas and unused loads: ``expand_ptx.nothing_shared_before``) vanishes.
 - worker: no lock. setup V = LOCAL; init V = worker pos ? init_val : LOCAL; fini: vector lane
   0 writes LOCAL to its worker's slot ``@__oacc_worker_red_<T>[row][worker]`` (a row per
   (lid, rid, part), rows reused across loops: the next loop's fork barrier separates them);

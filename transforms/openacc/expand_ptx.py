@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import is_side_effect_free
 
 from xmux.dialects import llvmx, mux, oacc
 from xmux.dialects.oacc import Level
@@ -54,6 +55,25 @@ from xmux.transforms.openacc.reduction_ops import (
 WARP = 32
 #: gang atomics and the gang lock synchronise the gangs of one launch: device scope
 DEVICE = "device"
+
+
+def nothing_shared_before(op: Operation) -> bool:
+    """Whether a fork at ``op`` has nothing to order: it sits in the kernel's entry block after
+    only ops without memory effects, work-item queries, private ``memref.alloca``s and loads
+    whose value is unused. No thread has then written memory another may read, nor used a
+    value of memory another may write after the fork (a barrier there would order nothing:
+    NVRTC's reduction has none; bench/gpu.py's OpenACC sum began with a ``bar.sync`` and a
+    ``bar.warp.sync`` that only made every warp wait for the slowest to start)."""
+    block = op.parent_block()
+    if block is None or not isinstance(block.parent_op(), func.FuncOp):
+        return False
+    prev = op.prev_op
+    while prev is not None:
+        if not (is_side_effect_free(prev) or isinstance(prev, mux.WorkItemQuery | memref.AllocaOp)
+                or (isinstance(prev, memref.LoadOp) and not prev.res.uses)):
+            return False
+        prev = prev.prev_op
+    return True
 
 
 def warp_vector(k: Kernel) -> bool:
@@ -263,6 +283,8 @@ class PtxExpander(CpuExpander):
         level = op.level_value
         if level == Level.GANG:
             return
+        if isinstance(op, oacc.ForkOp) and nothing_shared_before(op):
+            return  # no thread has written what another could read, nor read what it writes
         if level == Level.VECTOR and (op in self.worker_forked or k.size(Level.WORKER) == 1):
             # the vector group synchronises alone: its broadcast row and data are its own
             vl = k.size(Level.VECTOR)

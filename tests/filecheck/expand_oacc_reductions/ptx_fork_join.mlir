@@ -35,6 +35,7 @@ func.func @one_lane(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims =
 // worker-single code (there is no other worker to read what lane 0 wrote).
 
 func.func @one_worker(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = array<i64: 8, 1, 32>} {
+  "test.op"() {single} : () -> ()
   oacc.fork vector
   "test.op"() {vector_in_single} : () -> ()
   oacc.join vector
@@ -42,6 +43,7 @@ func.func @one_worker(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims
 }
 
 // CHECK-LABEL: func.func @one_worker
+// CHECK-NEXT:    "test.op"() {single} : () -> ()
 // CHECK-NEXT:    %[[ALL:.*]] = arith.constant -1 : i32
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.bar.warp.sync"(%[[ALL]]) : (i32) -> ()
 // CHECK-NEXT:    "test.op"() {vector_in_single} : () -> ()

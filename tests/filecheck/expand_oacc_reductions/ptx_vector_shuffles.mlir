@@ -3,9 +3,11 @@
 // in lane 0 and init_val elsewhere; fork/join inside worker-partitioned code synchronise the
 // group's 8 lanes of the warp (bar.warp.sync on a mask from the group's first lane); fini is a
 // butterfly of shfl.sync.bfly over those lanes (every lane gets the result); teardown is the
-// fini's value. No buffer, no barrier.
+// fini's value. No buffer, no barrier. (The unknown op before the first fork keeps its
+// barrier: see ptx_first_fork.mlir for forks with nothing before them.)
 
 func.func @k(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = array<i64: 8, 4, 8>} {
+  "test.op"() {before} : () -> ()
   oacc.fork worker
   %a1 = oacc.reduction_setup vector add %a lid 0 rid 0 : f32
   oacc.fork vector
@@ -21,6 +23,7 @@ func.func @k(%a: f32) attributes {mux.kernel = "entry_point", oacc.dims = array<
 
 // CHECK-NOT:  memref.global
 // CHECK:      func.func @k
+// CHECK-NEXT:   "test.op"() {before} : () -> ()
 // CHECK-NEXT:   mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT:   %0 = mux.get_local_linear_id : index
 // CHECK-NEXT:   %1 = mux.get_local_id 0 : index

@@ -9,6 +9,7 @@
 func.func @k(%a: i64, %n: index) attributes {mux.kernel = "entry_point", oacc.dims = array<i64: 8, 4, 32>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  "test.op"() {before} : () -> ()
   oacc.fork vector
   oacc.join vector
   scf.for %i = %c0 to %n step %c1 {
@@ -29,6 +30,7 @@ func.func @k(%a: i64, %n: index) attributes {mux.kernel = "entry_point", oacc.di
 // CHECK:      memref.global "private" @__oacc_worker_red_i64 : memref<1x4xi64, 3 : i64> = uninitialized {alignment = 64 : i64}
 // CHECK-NOT:  lock
 // CHECK:      %c1 = arith.constant 1 : index
+// CHECK-NEXT: "test.op"() {before} : () -> ()
 // CHECK-NEXT: mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT: mux.work_group_barrier work_group, <acq_rel, work_group_memory>
 // CHECK-NEXT: scf.for %i = %c0 to %n step %c1 {
