@@ -19,8 +19,10 @@ closes its end (at exit, or killed).
 When: from a process's third build on, once ``START_AFTER_S`` have passed since its first (a
 short command, such as ``xmux-run`` on a file, builds the pool's code and a kernel or two,
 perhaps tuned, in well under a second and exits: a server would only cost it the start-up);
-a process whose third build came sooner starts it on a timer at that mark, so that it is
-ready for the next; builds use it once it has said it is ready (until then they fork). Not with
+builds use it once it has said it is ready (until then they fork). It is started by a build,
+never ahead of one on a timer: its start-up (an interpreter importing llvmlite, ~0.3 s of a
+CPU) would run beside the first launches of a process that compiled its program and builds
+nothing more. Not with
 ``XMUX_LLVM_IN_PROCESS=1``, nor with ``XMUX_COMPILE_SERVER=0``.
 
 Background builds (``runtime/tiered.py``: the variants and specializations no launch waits for)
@@ -299,9 +301,6 @@ _lock = threading.Lock()
 _server: _Server | None = None
 _builds = 0
 _first_build: float | None = None  # time.monotonic() of this process's first build
-#: starts the server START_AFTER_S after the first build when the third came sooner: a
-#: process still alive then gets it ready before its next build
-_timer: threading.Timer | None = None
 #: servers that were gone before a build of theirs answered, in a row; at ``MAX_FAILURES``
 #: this process forks its builds for good (a Python that cannot import xmux, say)
 _failures = 0
@@ -323,7 +322,7 @@ def call(path: str, args: tuple, budget_s: float | None,
     the next build starts another). ``warm_up``: ``module:name`` of a function a server
     started from now on runs before it is ready (``serve``). ``background``: on the
     background builds' server (module docstring), started now and waited for."""
-    global _server, _builds, _failures, _first_build, _timer, _warm_up
+    global _server, _builds, _failures, _first_build, _warm_up
     if not enabled():
         return False, None
     if background:
@@ -339,10 +338,6 @@ def call(path: str, args: tuple, budget_s: float | None,
             if _builds <= START_AFTER or _failures >= MAX_FAILURES:
                 return False, None
             if now - _first_build < START_AFTER_S:
-                if _timer is None:
-                    _timer = threading.Timer(START_AFTER_S - (now - _first_build), _start)
-                    _timer.daemon = True
-                    _timer.start()
                 return False, None
             if not _start_locked():
                 return False, None
@@ -444,12 +439,6 @@ def _start_locked() -> bool:
     return _server is not None
 
 
-def _start() -> None:
-    with _lock:
-        if enabled():
-            _start_locked()
-
-
 def shutdown() -> None:
     """Close the server (at exit: it would exit on its own once this process's end closes)."""
     global _server, _bg_server
@@ -465,12 +454,12 @@ def shutdown() -> None:
 def _forget_after_fork() -> None:
     # the child's copies of the pipes: closed, so the parent's server still sees the parent's
     # exit; the child starts its own if it builds enough
-    global _server, _lock, _builds, _first_build, _timer, _bg_server, _bg_lock
+    global _server, _lock, _builds, _first_build, _bg_server, _bg_lock
     server, _server = _server, None
     bg, _bg_server = _bg_server, None
     _lock = threading.Lock()
     _bg_lock = threading.Lock()
-    _builds, _first_build, _timer = 0, None, None  # the parent's timer thread is not here
+    _builds, _first_build = 0, None
     for s in (server, bg):
         if s is None:
             continue
