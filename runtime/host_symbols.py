@@ -4,6 +4,9 @@
 Each resolves to one Python callback per process. ``xmux_launch`` routes to the host program
 running now (``running``): ``xmux-run``'s ``HostProgram`` (``xmux/runner.py``), which sits
 above the runtime and hands itself in rather than being imported here.
+They are registered when the first code that calls one of them loads (``jit.provide``, named
+by ``provide_runtime_symbols`` in ``CpuTarget.prepare``), so a kernel without host code never
+loads the trampolines' module below.
 
 Stopping host code cleanly: a failed ``memref.alloc`` (``lowering/to_llvm/memref.py``) calls
 ``xmux_alloc_failed`` and a failed check of the checking mode in host code
@@ -215,29 +218,71 @@ def _failed() -> bool:
     return _current is not None and bool(_current.errors)
 
 
-def install_runtime_symbols() -> None:
-    """Resolve ``xmux_launch`` and ``printMemref*`` for JIT code (once per process)."""
+_provided = False
+
+
+def provide_runtime_symbols() -> None:
+    """Have ``install_runtime_symbols`` (and ``gpu_printf``'s and the checking mode's
+    callbacks) run when code that calls one of their symbols is about to be loaded
+    (``jit.provide``): a warm start of a kernel without host code, prints or checks loads
+    none of them (the host module's load, ~2 ms, and their imports)."""
+    global _provided
+    if _provided:
+        return
     from xmux.runtime import jit
 
-    if _installed:
-        return
-    _installed.update(
-        {
-            "xmux_launch": LaunchFn(_dispatch_launch),
-            **runner_utils.printers(_failed),
-            "xmux_alloc_failed_py": AllocFailedFn(_alloc_failed),
-            "xmux_host_check_failed_py": HostCheckFn(_host_check_failed),
-        }
-    )
-    for sym, cb in _installed.items():
-        jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+    _provided = True
+    jit.provide(("xmux_launch", *runner_utils.printers(), "xmux_alloc_failed_py",
+                 "xmux_host_check_failed_py", "xmux_alloc_failed", "xmux_host_check_failed"),
+                install_runtime_symbols)
+    jit.provide(("xmux_gpu_printf",), _install_gpu_printf)
+    jit.provide(("xmux_check_failed",), _install_checks)
+
+
+def _install_gpu_printf() -> None:
+    from xmux.runtime import gpu_printf
+
+    gpu_printf.install()
+
+
+def _install_checks() -> None:
+    from xmux.runtime import checks
+
+    checks.install()
+
+
+def install_runtime_symbols() -> None:
+    """Resolve ``xmux_launch`` and ``printMemref*`` for JIT code (once per process).
+
+    Run by a load that needs them (``jit.provide``: under the JIT's lock) or directly
+    (``xmux-run``, ``call_host``): the callbacks are registered under that lock, the host
+    module is built or loaded without holding it when the caller does not (a forked build
+    of it then does not hold up another thread's loads)."""
+    from xmux.runtime import jit
+
+    with jit.compile_lock():
+        if "xmux_host_call" in _installed:
+            return
+        if "xmux_launch" not in _installed:
+            callbacks = {
+                "xmux_launch": LaunchFn(_dispatch_launch),
+                **runner_utils.printers(_failed),
+                "xmux_alloc_failed_py": AllocFailedFn(_alloc_failed),
+                "xmux_host_check_failed_py": HostCheckFn(_host_check_failed),
+            }
+            for sym, cb in callbacks.items():
+                jit.register_symbol(sym, ctypes.cast(cb, ctypes.c_void_p).value)
+            _installed.update(callbacks)
     # after the *_py callbacks exist; disk-cached: a warm start loads it instead of a
-    # 50-100 ms build in a forked child
+    # 50-100 ms build in a forked child (two threads here get the same module)
     native = jit.compile_ir(HOST_IR)
-    _installed["host module"] = native  # kept alive with its code
-    for sym in ("xmux_alloc_failed", "xmux_host_check_failed"):
-        jit.register_symbol(sym, native.address(sym))
-    _installed["xmux_host_call"] = native.address("xmux_host_call")
+    with jit.compile_lock():
+        if "xmux_host_call" in _installed:
+            return
+        for sym in ("xmux_alloc_failed", "xmux_host_check_failed"):
+            jit.register_symbol(sym, native.address(sym))
+        _installed["host module"] = native  # kept alive with its code
+        _installed["xmux_host_call"] = native.address("xmux_host_call")
     from xmux.runtime import gpu_printf
 
     gpu_printf.install()  # gpu.printf in upstream gpu kernels (convert-gpu-to-mux)

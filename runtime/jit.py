@@ -14,7 +14,9 @@ The key is sha256 of the IR text and kernel metadata (or of the caller's ``cache
 ``target_fingerprint()`` (CPU name, CPU features, llvmlite/LLVM versions, pipeline version).
 
 External symbols (runtime callbacks such as ``xmux_launch`` or ``printMemrefF32``) must be
-registered with ``register_symbol`` before compiling code that calls them; libc/libm/libgcc are
+registered with ``register_symbol`` before compiling code that calls them, or named to
+``provide`` with the function that registers them (run when code calling one loads, so a
+warm start of a kernel that calls none skips them); libc/libm/libgcc are
 loaded so ``malloc``, ``memcpy``, ``sinf``… resolve. A call to a symbol that cannot be resolved
 raises ``MissingSymbolError`` (MCJIT would otherwise abort the whole process).
 
@@ -42,7 +44,6 @@ Compilation is serialized by one lock; compiled functions may be called from any
 from __future__ import annotations
 
 import contextlib
-import ctypes.util
 import hashlib
 import json
 import os
@@ -52,14 +53,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import llvmlite
 import llvmlite.binding as llvm
 
 from xmux.abi.errors import XmuxError
-from xmux.runtime import compile_server, disk_cache, env, perf_map, split_ir, tiered
-from xmux.runtime.codegen_limits import codegen_limits
+
+# compile_server (pickle) and ctypes.util (subprocess) are imported where a build needs them:
+# a warm start loads cached objects only
+from xmux.runtime import disk_cache, env, perf_map, split_ir, tiered
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -103,6 +106,8 @@ _memory: dict[str, JitModule] = {}
 #: local-size variants its launchers built, whatever key they were compiled under)
 _by_address: dict[int, JitModule] = {}
 _registered: dict[str, int] = {}
+#: symbol name -> the function that registers it on first need (``provide``)
+_providers: dict[str, Callable[[], object]] = {}
 
 
 def _reset_lock_in_child() -> None:
@@ -228,7 +233,7 @@ def _load_system_libraries() -> None:
     for lib in ("c", "m", "gcc_s"):
         # glibc's sonames first: find_library runs ``ldconfig -p`` (and gcc) in a subprocess,
         # ~15 ms a library on the 2-core VM, on every process's way to its first compile
-        for path in (_SONAMES.get(lib), ctypes.util.find_library):
+        for path in (_SONAMES.get(lib), _find_library):
             if callable(path):
                 path = path(lib)
             if path is None:
@@ -244,6 +249,12 @@ def _load_system_libraries() -> None:
 
         with ffi.OutputString() as err:
             ffi.lib.LLVMPY_LoadLibraryPermanently(None, err)
+
+
+def _find_library(name: str) -> str | None:
+    import ctypes.util
+
+    return ctypes.util.find_library(name)
 
 
 @dataclass(frozen=True)
@@ -356,8 +367,7 @@ def _parse_linked(
     return mod
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):  # not a dataclass: ~0.5 ms less at every start
     """What the O3 pipeline runs: all of it, or the safer setting of a retry."""
 
     vectorize: bool = True  # the loop vectorizer (its assertions abort on some CPUs)
@@ -431,6 +441,8 @@ def build_object(ir_text: str, link: Sequence[str], cpu: str, features: str,
 def _build(ir_text: str, link: Sequence[str], machine: llvm.TargetMachine,
            settings: Settings, internalize: bool = True) -> tuple[bytes, list[str], list[str]]:
     """Parse and link, O3, codegen: the object and its external and exported symbols."""
+    from xmux.runtime.codegen_limits import codegen_limits  # a build's, not a load's
+
     mod = _parse_linked(ir_text, link, machine, internalize)
     _optimize(mod, machine, settings)
     with codegen_limits(mod, ir_text, len(ir_text) + sum(map(len, link))):
@@ -514,6 +526,8 @@ def _contained(work: Callable[[Settings], T], what: str, size: int,
             except XmuxError:  # a part LLVM refused: the whole module says why (or builds)
                 pass
         if remote is not None:
+            from xmux.runtime import compile_server
+
             served, value = compile_server.call(remote[0], (*remote[1], O3), _budget(size),
                                                 warm_up="xmux.runtime.jit:_target",
                                                 background=tiered.in_background())
@@ -606,7 +620,27 @@ def _exports(mod: llvm.ModuleRef) -> list[str]:
     )
 
 
+def provide(names: Sequence[str], install: Callable[[], object]) -> None:
+    """Have ``install`` (which registers ``names``) run when code that uses one of them is
+    about to be loaded (its ``externals``), not on every process's way to its first
+    compile: a warm start of a kernel that neither prints nor launches skips the runtime's
+    host module and callbacks. ``install`` runs under the compile lock, once per name until
+    it registers it."""
+    for name in names:
+        _providers.setdefault(name, install)
+
+
+def compile_lock() -> threading.RLock:
+    """The lock ``compile_ir`` and the loads hold: a symbol provider that also installs
+    outside a load takes it first (one lock order)."""
+    return _lock
+
+
 def _check_externals(names: list[str]) -> None:
+    for name in names:
+        install = _providers.get(name) if name not in _registered else None
+        if install is not None:
+            install()
     missing = [n for n in names if n not in _registered and llvm.address_of_symbol(n) is None]
     if missing:
         listed = ", ".join(f"'{n}'" for n in missing)

@@ -42,56 +42,106 @@ Buffer layout and descriptors (the "SYCL/specialization constants" property set,
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from xmux.abi.spec_types import (
-    BUFFER_ALIGNMENT,
-    DEFAULT_VALUES_SET,
-    GLOBAL_PREFIX,
-    PADDING_FORMS,
-    PADDING_ID,
-    PROPERTY_SET,
-    SCALARS,
-    Array,
-    Path,
-    Placed,
-    Scalar,
-    SpecConstantError,
-    SpecType,
-    Struct,
-    Vector,
-    align_of,
-    children,
-    decode,
-    descriptors,
-    encode,
-    field_offsets,
-    footprint,
-    layout,
-    leaves,
-    llvm_literal,
-    llvm_type,
-    num_leaves,
-    size_of,
-    store_size,
-    type_from_json,
-    type_to_json,
-    undef_members,
-)
-from xmux.runtime.spec_state import LaunchTarget, SpecState
-from xmux.runtime.spec_table import (
-    KernelSpecUse,
-    SpecConstant,
-    SpecTable,
-    _tables,
-    aligned_buffer,
-    collect,
-    load_table,
-    prop_byte_array,
-    prop_text,
-    save_table,
-    value_set_key,
-)
+if TYPE_CHECKING:
+    from xmux.abi.spec_types import (
+        BUFFER_ALIGNMENT,
+        DEFAULT_VALUES_SET,
+        GLOBAL_PREFIX,
+        PADDING_FORMS,
+        PADDING_ID,
+        PROPERTY_SET,
+        SCALARS,
+        Array,
+        Path,
+        Placed,
+        Scalar,
+        SpecConstantError,
+        SpecType,
+        Struct,
+        Vector,
+        align_of,
+        children,
+        decode,
+        descriptors,
+        encode,
+        field_offsets,
+        footprint,
+        layout,
+        leaves,
+        llvm_literal,
+        llvm_type,
+        num_leaves,
+        size_of,
+        store_size,
+        type_from_json,
+        type_to_json,
+        undef_members,
+    )
+    from xmux.runtime.spec_state import LaunchTarget, SpecState
+    from xmux.runtime.spec_table import (
+        KernelSpecUse,
+        SpecConstant,
+        SpecTable,
+        _tables,
+        aligned_buffer,
+        collect,
+        prop_byte_array,
+        prop_text,
+        save_table,
+        value_set_key,
+    )
+
+#: where each re-exported name lives: imported on first use (PEP 562), so a program without
+#: specialization constants (a warm start, most of all) loads none of the three modules
+_HOMES = {
+    "xmux.abi.spec_types": (
+        "BUFFER_ALIGNMENT DEFAULT_VALUES_SET GLOBAL_PREFIX PADDING_FORMS PADDING_ID "
+        "PROPERTY_SET SCALARS Array Path Placed Scalar SpecConstantError SpecType Struct "
+        "Vector align_of children decode descriptors encode field_offsets footprint layout "
+        "leaves llvm_literal llvm_type num_leaves size_of store_size type_from_json "
+        "type_to_json undef_members"
+    ),
+    "xmux.runtime.spec_state": "LaunchTarget SpecState",
+    "xmux.runtime.spec_table": (
+        "KernelSpecUse SpecConstant SpecTable _tables aligned_buffer collect prop_byte_array "
+        "prop_text save_table value_set_key"
+    ),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names.split()}
+
+
+def __getattr__(name: str) -> object:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next access is a plain global
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})
+
+
+def load_table(key: str, cache_dir: os.PathLike[str] | str | None) -> SpecTable | None:
+    """The table of the program compiled under ``key`` (memory, then ``cache_dir``), or None.
+    Without a table in memory or on disk, ``spec_table`` is not imported."""
+    import sys
+
+    loaded = sys.modules.get("xmux.runtime.spec_table")
+    if loaded is None:
+        from xmux.runtime.spec_paths import table_path
+
+        if cache_dir is None or not os.path.exists(table_path(cache_dir, key)):
+            return None
+        from xmux.runtime import spec_table as loaded
+    return loaded.load_table(key, cache_dir)  # type: ignore[no-any-return]
+
 
 __all__ = [
     "BUFFER_ALIGNMENT",
@@ -163,11 +213,15 @@ class Collector:
     def __call__(self, pass_: object, module: object) -> None:
         name = getattr(pass_, "name", None)
         if name == "lower-spec-constants":
+            from xmux.runtime.spec_table import collect
+
             self.table = collect(
                 module, getattr(pass_, "mode", "native"), getattr(pass_, "padding", "dpcpp")
             )
         elif name == "convert-spec-to-llvm":
             from xdsl.dialects import llvm
+
+            from xmux.abi.spec_types import GLOBAL_PREFIX
 
             self.defined_leaves = [
                 g.sym_name.data
@@ -203,6 +257,8 @@ def launch_info(info: object) -> object:
 def reject_values(where: str, call_values: object) -> None:
     """Values given for a program without specialization constants."""
     if call_values:
+        from xmux.abi.spec_types import SpecConstantError
+
         names = ", ".join(repr(k) for k in call_values) if isinstance(call_values, Mapping) else ""
         raise SpecConstantError(
             f"{where}: unknown specialization constant(s) {names} (this program has none)"

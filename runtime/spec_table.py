@@ -352,7 +352,9 @@ _tables: dict[str, SpecTable] = {}
 
 
 def _table_path(cache_dir: Path | str, key: str) -> Path:
-    return Path(cache_dir) / f"{key}.spec.json"
+    from xmux.runtime.spec_paths import table_path  # spec_constants.load_table's too
+
+    return Path(table_path(cache_dir, key))
 
 
 def save_table(key: str, table: SpecTable, cache_dir: Path | str | None) -> None:

@@ -19,9 +19,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from xmux.abi.errors import user_errors
-from xmux.errors import XmuxError
-from xmux.kernel_info import collect_kernel_infos, kernel_infos
+from xmux.abi.errors import XmuxError, user_errors
 from xmux.options import CompileOptions
 from xmux.sources import read_source_file  # re-exported: callers import it from here too
 from xmux.stages import PassTimings, compile_to_llvm_ir, parse, run_pipeline
@@ -32,6 +30,8 @@ from xmux.targets.cpu import Kernel, Program
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
+
+    from xmux.kernel_info import collect_kernel_infos, kernel_infos
 
 __all__ = [
     "CompileOptions",
@@ -48,6 +48,16 @@ __all__ = [
     "read_source_file",
     "run_pipeline",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``collect_kernel_infos`` / ``kernel_infos`` on first use: a warm start, which reads
+    the kernels' metadata from the cache, does not import ``xmux.kernel_info``."""
+    if name in ("collect_kernel_infos", "kernel_infos"):
+        from xmux import kernel_info
+
+        return getattr(kernel_info, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @user_errors

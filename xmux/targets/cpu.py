@@ -76,11 +76,12 @@ class CpuTarget:
 
     def prepare(self, options: CompileOptions) -> None:
         from xmux.runtime import pool
-        from xmux.runtime.host_symbols import install_runtime_symbols
+        from xmux.runtime.host_symbols import provide_runtime_symbols
 
         pool.prepare_native()  # LLVM builds the launch code while the front end runs
-        install_runtime_symbols()  # a module may carry host code that prints or launches
-        _checks.install()  # also for a user pipeline with the checking passes
+        # host code that prints or launches, the checking mode's callbacks (also for a user
+        # pipeline with the checking passes): registered when code calling them loads
+        provide_runtime_symbols()
 
     def lookup(self, key: str) -> object | None:
         from xmux.runtime import jit

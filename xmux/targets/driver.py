@@ -22,8 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from xmux.abi.errors import XmuxError
 from xmux.abi.kernel_layout import dump_kernel_infos, load_kernel_infos
-from xmux.errors import XmuxError
 from xmux.runtime import spec_constants as _spec
 from xmux.stages import read_source
 from xmux.targets.base import Build, Target
@@ -148,12 +148,73 @@ def cache_key(target: Target, options: CompileOptions, source_text: str,
     return h.hexdigest()
 
 
+#: the folders of xmux's own code (pyproject's package-dir)
+_CODE_DIRS = ("xmux", "abi", "dialects", "transforms", "lowering", "runtime")
+
+
 @cache
 def code_hash() -> str:
-    """Hash of xmux's own sources: a changed pass must not reuse stale cached objects."""
-    root = Path(__file__).resolve().parent.parent.parent
+    """Hash of xmux's own sources: a changed pass must not reuse stale cached objects
+    (``source_digest`` of this package, memoized in the disk cache)."""
+    from xmux.runtime.jit import default_cache_dir
+
+    return source_digest(Path(__file__).resolve().parent.parent.parent, default_cache_dir())
+
+
+def source_digest(root: Path, cache_dir: Path | None) -> str:
+    """The sha256 of the ``.py`` files of xmux's folders under ``root`` (names and contents).
+
+    Reading and hashing the ~2 MB of sources costs ~8 ms, a third of a warm start, so a
+    record in ``cache_dir`` (``code/<stamp>.json``, sealed) maps the files' *stamp* (each
+    file's path, size, mtime_ns and inode: one ``stat`` each, ~1 ms) to their digest,
+    computed on the stamp's first use. Any write to a file, an editor's replace-by-rename,
+    an added, removed or renamed file gives a new stamp, hence the digest again: a touched
+    file with the same content keeps its cached objects, a changed one cannot reuse them.
+    A change the stamp misses needs a file rewritten in place to the same size within one
+    tick of the file system's clock (a few ms), or its mtime set back on purpose; Python's
+    own check of a .pyc against its source (mtime in seconds, and size) misses those too."""
+    from xmux.runtime import disk_cache
+
+    files = _code_files(root)
+    stamp = hashlib.sha256("".join(
+        f"{rel}\0{size}\0{mtime}\0{ino}\n" for rel, _, size, mtime, ino in files).encode()
+    ).hexdigest()
+    memo = cache_dir / "code" / f"{stamp}.json" if cache_dir is not None else None
+    record = disk_cache.read_sealed(memo) if memo is not None else None
+    digest = record.get("code_sha256") if record is not None else None
+    if isinstance(digest, str) and len(digest) == 64:
+        return digest
     h = hashlib.sha256()
-    for sub in ("xmux", "abi", "dialects", "transforms", "lowering", "runtime"):
-        for p in sorted((root / sub).rglob("*.py")):
-            h.update(p.read_bytes())
-    return h.hexdigest()
+    for rel, path, _, _, _ in files:
+        h.update(rel.encode())
+        h.update(b"\0")
+        h.update(Path(path).read_bytes())
+    digest = h.hexdigest()
+    if memo is not None:
+        disk_cache.write_atomic(memo, disk_cache.dumps_sealed({"code_sha256": digest}))
+    return digest
+
+
+def _code_files(root: Path) -> list[tuple[str, str, int, int, int]]:
+    """(path relative to ``root``, path, size, mtime_ns, inode) of every ``.py`` file of
+    xmux's code, sorted by relative path."""
+    import os
+
+    out: list[tuple[str, str, int, int, int]] = []
+    skip = len(str(root)) + 1
+
+    def scan(folder: str) -> None:
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.endswith(".py") and e.is_file():
+                    st = e.stat()
+                    out.append((e.path[skip:], e.path, st.st_size,
+                                st.st_mtime_ns, st.st_ino))
+                elif e.is_dir() and e.name != "__pycache__":
+                    scan(e.path)
+
+    for sub in _CODE_DIRS:
+        if (root / sub).is_dir():
+            scan(str(root / sub))
+    out.sort()
+    return out
