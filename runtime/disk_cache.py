@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -79,6 +78,8 @@ def write_atomic(path: Path, data: bytes) -> bool:
     tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile  # here: a warm start only reads (~4 ms of imports)
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
             f.write(data)

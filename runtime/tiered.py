@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import atexit
 import collections
-import logging
 import os
 import sys
 import threading
@@ -59,7 +58,6 @@ __all__ = [
     "worker_alive",
 ]
 
-_log = logging.getLogger(__name__)
 
 #: the interpreter's switch interval while the background thread has work
 SWITCH_INTERVAL_S = 0.0002
@@ -88,7 +86,10 @@ class Job:
         except Exception as e:  # noqa: BLE001 - kept for the launching thread to report
             self.error = e
             failures.append((self.label, e))
-            _log.warning("background build of %s failed: %s", self.label, e)
+            import logging  # here: ~3 ms of imports a warm start need not pay
+
+            logging.getLogger(__name__).warning("background build of %s failed: %s",
+                                                self.label, e)
         finally:
             self.work = None  # type: ignore[assignment] - drop what the closure holds
             self.done = True

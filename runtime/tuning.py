@@ -53,7 +53,6 @@ already: it is the variant) and is tuned only between widths.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Sequence
 
@@ -70,7 +69,6 @@ __all__ = [
     "width_dependent",
 ]
 
-_log = logging.getLogger(__name__)
 
 #: launches per build that are not counted, then timed launches per build before choosing
 #: (vecadd 2^22, where 256 bits are 3% faster by the median: the lower minimum of 4 samples
@@ -247,9 +245,12 @@ class BuildTuner:
             best = min(range(len(self._times)), key=lambda i: min(self._times[i]))
             times = zip(self.names, self._times, strict=True)
             summary = ", ".join(f"{n} {min(t) * 1e3:.3f} ms" for n, t in times)
+            import logging  # here: ~3 ms of imports a warm start need not pay
+
             level = logging.INFO if self._rounds == 0 or best != self._last else logging.DEBUG
             again = f" (re-check {self._rounds})" if self._rounds else ""
-            _log.log(level, "%s%s: %s -> %s", self.label, again, summary, self.names[best])
+            logging.getLogger(__name__).log(level, "%s%s: %s -> %s", self.label, again, summary,
+                                            self.names[best])
             self._rounds += 1
             self._last = self._chosen = best
             self._due = _now() + max(RECHECK_S, RECHECK_FACTOR * self._spent)

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from xmux.abi.errors import XmuxError, user_errors
 from xmux.options import CompileOptions
-from xmux.sources import read_source_file  # re-exported: callers import it from here too
 from xmux.stages import PassTimings, compile_to_llvm_ir, parse, run_pipeline
 from xmux.targets import Target, resolve
 from xmux.targets.base import LaunchProfile
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
     from xmux.kernel_info import collect_kernel_infos, kernel_infos
+    from xmux.sources import read_source_file
 
 __all__ = [
     "CompileOptions",
@@ -51,12 +51,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``collect_kernel_infos`` / ``kernel_infos`` on first use: a warm start, which reads
-    the kernels' metadata from the cache, does not import ``xmux.kernel_info``."""
+    """``collect_kernel_infos`` / ``kernel_infos`` / ``read_source_file`` on first use: a warm
+    start, which reads the kernels' metadata from the cache, imports neither
+    ``xmux.kernel_info`` nor ``xmux.sources`` (xDSL's exceptions)."""
     if name in ("collect_kernel_infos", "kernel_infos"):
         from xmux import kernel_info
 
         return getattr(kernel_info, name)
+    if name == "read_source_file":  # re-exported; xmux.sources imports xDSL's exceptions
+        from xmux.sources import read_source_file
+
+        return read_source_file
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO, get_args
 
-from xmux.errors import XmuxError
+from xmux.abi.errors import XmuxError  # not xmux.errors: that imports xDSL's
 from xmux.runtime import env
 
 if TYPE_CHECKING:

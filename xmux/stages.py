@@ -13,12 +13,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from xmux.abi.errors import user_errors
+from xmux.abi.errors import XmuxError, user_errors  # not xmux.errors: that imports xDSL's
 from xmux.abi.kernel_layout import KernelInfo
-from xmux.errors import XmuxError
 from xmux.gc_tuning import fewer_collections
 from xmux.runtime import env
-from xmux.sources import read_source_file
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -37,6 +35,8 @@ def read_source(source: object) -> tuple[str | None, ModuleOp | None, str]:
     if isinstance(source, Path) or (
         isinstance(source, str) and "\n" not in source and source.endswith(".mlir")
     ):
+        from xmux.sources import read_source_file  # here: it imports xDSL's exceptions
+
         return read_source_file(Path(source)), None, str(source)
     if isinstance(source, str):
         return source, None, "<source>"
@@ -83,6 +83,8 @@ def parse_source(source: str | Path, name: str | None = None) -> ModuleOp:
     if isinstance(source, Path) or (
         isinstance(source, str) and "\n" not in source and source.endswith(".mlir")
     ):
+        from xmux.sources import read_source_file
+
         return parse(read_source_file(Path(source)), name or str(source))
     if not isinstance(source, str):
         raise XmuxError(f"xmux.parse expects MLIR text or a path, got {type(source).__name__}")
