@@ -32,11 +32,14 @@ tables' copy and makes its pages copy-on-write, which the launches running meanw
 for. It runs in Linux's idle scheduling class (``SCHED_IDLE``; elsewhere, or where the class is
 refused, at nice ``BACKGROUND_NICE``): it gets a CPU only when nothing else of the user's wants
 it, and a launch's worker waking on that CPU preempts it at once (at a nice value, the worker
-may wait for the end of the server's time slice). It also lowers the variants (xDSL,
-``targets/cpu.py:lower_variant``), so that neither the CPU time nor the GIL of that work is the
-user's process's. Its LLVM work takes what CPU the launches leave (on a 2-core host a launch on
-both cores is not slowed by it), while a foreground build keeps a server at the user's
-priority.
+may wait for the end of the server's time slice). The price: on a host whose CPUs are all busy,
+the server gets almost none, and a background build, or a launch or ``prog.warm`` that waits
+for one, takes that long; ``XMUX_BACKGROUND_IDLE=0`` runs it at nice ``BACKGROUND_NICE``
+instead (the test suite does: its workers and lit fill the CPUs). It also lowers the variants
+(xDSL, ``targets/cpu.py:lower_variant``), so that neither the CPU time nor the GIL of that work
+is the user's process's. Its LLVM work takes what CPU the launches leave (on a 2-core host a
+launch on both cores is not slowed by it), while a foreground build keeps a server at the
+user's priority.
 
 Protocol: frames of an 8-byte little-endian length and a pickle. The server says ``_HELLO``
 once it is ready; a request is ``(function, args)``, ``function`` the
@@ -179,8 +182,12 @@ class _Server:
         self.err = tempfile.TemporaryFile()
         flags = fcntl.fcntl(self.err.fileno(), fcntl.F_GETFL)
         fcntl.fcntl(self.err.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
-        lower = ("import os\ntry: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n"
-                 f"except (AttributeError, OSError): os.nice({BACKGROUND_NICE})\n") if idle else ""
+        lower = ""
+        if idle and env.flag("XMUX_BACKGROUND_IDLE", True):
+            lower = ("import os\ntry: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n"
+                     f"except (AttributeError, OSError): os.nice({BACKGROUND_NICE})\n")
+        elif idle:
+            lower = f"import os; os.nice({BACKGROUND_NICE}); "
         code = (f"{lower}import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
                 f"from xmux.runtime.compile_server import serve; serve({_warm_up!r})")
         self.proc = subprocess.Popen(

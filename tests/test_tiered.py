@@ -64,8 +64,11 @@ N = 256
 
 @pytest.fixture
 def tiered_on(monkeypatch):
-    """Background builds on (the suite's conftest sets XMUX_SYNC_BUILDS=1)."""
+    """Background builds on (the suite's conftest sets XMUX_SYNC_BUILDS=1), their server at
+    nice 10 rather than in the idle class: the suite's workers and lit fill the CPUs, where an
+    idle-class server could wait minutes for one."""
     monkeypatch.setenv("XMUX_SYNC_BUILDS", "0")
+    monkeypatch.setenv("XMUX_BACKGROUND_IDLE", "0")
     yield
     assert tiered.drain(timeout=120)
 
@@ -121,6 +124,29 @@ def test_a_background_variant_is_lowered_in_the_background_server(tiered_on, mon
     assert (16, 1, 1) in k._launcher.variants.built
     ref = (a.astype(np.float64) @ x.astype(np.float64)).astype(np.float32)
     np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+@pytest.mark.parametrize("idle", ["1", "0"])
+def test_the_background_server_runs_in_the_idle_class(monkeypatch, idle):
+    """By default the background builds' server is in SCHED_IDLE (a waking pool worker
+    preempts it at once); XMUX_BACKGROUND_IDLE=0 gives it nice 10 instead."""
+    from xmux.runtime import compile_server as cs
+
+    monkeypatch.setenv("XMUX_BACKGROUND_IDLE", idle)
+    monkeypatch.delenv("XMUX_COMPILE_SERVER", raising=False)
+    monkeypatch.delenv("XMUX_LLVM_IN_PROCESS", raising=False)
+    cs.shutdown()
+    try:
+        assert cs.call("os:getpid", (), None, background=True)[0]
+        pid = cs._bg_server.proc.pid  # noqa: SLF001
+        policy = os.sched_getscheduler(pid)
+        if idle == "1":
+            assert policy == os.SCHED_IDLE
+        else:
+            assert policy == os.SCHED_OTHER and os.getpriority(os.PRIO_PROCESS, pid) >= 10
+    finally:
+        cs.shutdown()
 
 
 def tiered_launches(launcher) -> int:
