@@ -706,6 +706,12 @@ class JitModule:
             return addr
 
     @property
+    def notes(self) -> dict:
+        """What the caller of ``compile_ir`` stored with it (``notes``); empty if nothing."""
+        notes = self._record.get("notes")
+        return notes if isinstance(notes, dict) else {}
+
+    @property
     def record(self) -> dict:
         """The record stored with the object (``compile_ir``): what ``load_object`` takes."""
         return dict(self._record)
@@ -818,11 +824,22 @@ def _lookup(key: str, cache_dir: Path | None) -> JitModule | None:
     return jm
 
 
-def load_cached(cache_key: str, *, cache_dir: Path | str | None = None) -> JitModule | None:
-    """The module compiled earlier with this ``cache_key`` (memory, then disk), or None.
-    Its ``kernel_infos_json`` is the metadata stored with it."""
+def load_cached(cache_key: str, *, cache_dir: Path | str | None = None,
+                disk_cache: bool | None = None, vector_bits: int | None = None,
+                ) -> JitModule | None:
+    """The module ``compile_ir`` compiled earlier with this ``cache_key`` (and
+    ``vector_bits``), from memory, then disk, or None: a caller whose key stands for its IR
+    need not make the IR for a hit. Its ``kernel_infos_json`` and ``notes`` are the metadata
+    stored with it."""
     with _lock:
-        return _lookup(_key("", "", cache_key), _resolve_dir(cache_dir))
+        return _lookup(_key("", "", cache_key, _tuning(vector_bits, True)),
+                       _resolve_dir(cache_dir, disk_cache))
+
+
+def _tuning(vector_bits: int | None, internalize: bool) -> str:
+    """The part of a cache key that says how LLVM was asked to build."""
+    narrow = _target().machine_for(vector_bits) is not _target().machine
+    return ("prefer-256" if narrow else "") + ("" if internalize else "+exported")
 
 
 def compile_ir(
@@ -835,8 +852,11 @@ def compile_ir(
     vector_bits: int | None = None,
     link: Sequence[str] = (),
     internalize: bool = True,
+    notes: dict | None = None,
 ) -> JitModule:
     """Compile LLVM IR text for the host (or fetch it from a cache).
+
+    ``notes``: a caller's JSON-able facts stored with the object (``JitModule.notes``).
 
     ``link``: LLVM IR modules linked into it first, their definitions made internal (the
     values of a specialization: ``runtime/spec_constants.py``); part of the cache key unless
@@ -858,7 +878,7 @@ def compile_ir(
         machine = _target().machine_for(vector_bits)
         narrow = machine is not _target().machine
         key = _key("\0".join((ir_text, *link)), kernel_infos_json, cache_key,
-                   ("prefer-256" if narrow else "") + ("" if internalize else "+exported"))
+                   _tuning(vector_bits, internalize))
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
@@ -885,6 +905,8 @@ def compile_ir(
             "exports": exports,
             "object_sha256": hashlib.sha256(obj).hexdigest(),
         }
+        if notes:
+            record["notes"] = notes
         jm = JitModule(key, obj, record, source="compiled")
         cache_stats["compiled"] += 1
         _memory[key] = jm

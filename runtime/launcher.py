@@ -418,24 +418,43 @@ class LocalSizeVariants:
 
     def _compile(self, local: tuple[int, ...]) -> object:
         """The variant's entry hook, or (``builds``) a tuner over its builds and the generic
-        entry that keeps the fastest."""
+        entry that keeps the fastest. A variant the caches hold (its key, with
+        ``width_dependent`` noted in its record) is not lowered again: a warm start's
+        variants need no xDSL."""
         from xmux.runtime import jit
 
         source = self.source
         assert source is not None
-        ir_text, width_dependent = source.lower(local)
         key = None
         if source.cache_key:
             key = hashlib.sha256(
                 f"{source.cache_key}/{self.info.name}/{local}".encode()
             ).hexdigest()
         symbol = self.info.symbol
+        lowered: list[Lowered] = []
+
+        def lower() -> Lowered:  # once, and only for a build the caches do not hold
+            if not lowered:
+                lowered.append(source.lower(local))
+            return lowered[0]
+
+        def cached(vector_bits: int | None = None) -> object | None:
+            # the key stands for the source, options, target and local size: a hit (a warm
+            # start, another program of the same text) needs no xDSL lowering
+            if key is None:
+                return None
+            return jit.load_cached(key, disk_cache=source.disk_cache, vector_bits=vector_bits)
 
         def build(vector_bits: int | None = None) -> object:
-            compiled = jit.compile_ir(
-                ir_text, cache_key=key, disk_cache=source.disk_cache, vector_bits=vector_bits
-            )
-            return abi.EntryHookFn(compiled.address(symbol))
+            compiled = cached(vector_bits) or jit.compile_ir(
+                lower().ir, cache_key=key, disk_cache=source.disk_cache,
+                vector_bits=vector_bits, notes={"width_dependent": lower().width_dependent})
+            return abi.EntryHookFn(compiled.address(symbol))  # type: ignore[attr-defined]
+
+        hit = cached()
+        width_dependent = None if hit is None else hit.notes.get("width_dependent")  # type: ignore[attr-defined]
+        if not isinstance(width_dependent, bool):  # no hit, or a record without the note
+            width_dependent = lower().width_dependent
 
         names = self.builds()
         if not names or width_dependent:

@@ -149,6 +149,31 @@ def test_the_background_server_runs_in_the_idle_class(monkeypatch, idle):
         cs.shutdown()
 
 
+def test_a_cached_variant_is_not_lowered_again(monkeypatch, tmp_path):
+    """A warm start (the program and its variant in the disk cache) builds the local-size
+    variant from its cached object: no xDSL lowering, the same results."""
+    import xmux.targets.cpu as cpu
+    from xmux.runtime import jit
+
+    monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    lowered = []
+    monkeypatch.setattr(cpu, "_lower_variant",
+                        lambda *a, _f=cpu._lower_variant: lowered.append(a[2]) or _f(*a))
+    a, x, y = _matvec(5)
+    runs = []
+    for _ in range(2):  # the second as a fresh process finds it: nothing in memory
+        jit.clear_memory_cache()
+        k = xmux.compile(MATVEC, cache=True)["rows"]
+        for _ in range(tiered_launches(k._launcher) + 1):
+            k(a, x, y, 37, global_size=N, local_size=16)
+        assert (16, 1, 1) in k._launcher.variants.built
+        runs.append(y.copy())
+    assert lowered == ["rows"]  # the first program's variant only
+    np.testing.assert_array_equal(runs[0], runs[1])
+    ref = (a.astype(np.float64) @ x.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(runs[1], ref, rtol=1e-5, atol=1e-5)
+
+
 def tiered_launches(launcher) -> int:
     from xmux.runtime import tuning
 
@@ -214,7 +239,7 @@ def test_a_new_value_set_runs_the_generic_form_until_its_specialization(tiered_o
 
 def test_a_failed_background_build_is_reported_and_the_generic_code_kept(tiered_on,
                                                                          monkeypatch):
-    prog = xmux.compile(MATVEC)
+    prog = xmux.compile(MATVEC, cache=False)  # no cached variant: the lowering must run
 
     def broken(info, local):
         raise RuntimeError("no variant today")
