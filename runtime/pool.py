@@ -25,7 +25,7 @@ Protocol (one *job* record per pool, 64-byte aligned ``int64`` slots):
 - A worker spins (``pause``, the clock read every 256 rounds) for ``spin`` nanoseconds after
   its last slice, then sleeps: on Linux (x86-64, AArch64) in native code, on a futex (an
   event count, ``_sleep_ir``), and a launch that finds workers asleep wakes them with one
-  system call (``xmux_pool_run_waking``); elsewhere it returns to its Python carrier, which
+  system call (``xmux_pool_run``); elsewhere it returns to its Python carrier, which
   sleeps on a condition variable until the next generation is announced (each woken worker
   then takes the GIL in turn, a chain a launch after a pause waits for). A launch only
   touches the condition when a worker
@@ -113,8 +113,12 @@ def _sleep_ir(futex: int | None) -> str:
     the pool stops meanwhile; a launch that finds workers asleep bumps the word and wakes
     them (seq_cst on both sides: either the worker sees the new generation or the launch
     sees the sleeper, and a bump between the worker's read and its wait fails the wait)."""
-    if futex is None:
-        return ""
+    if futex is None:  # nobody sleeps natively: nothing to wake
+        return """
+define i64 @xmux_pool_wake(ptr %job) {
+  ret i64 0
+}
+"""
     return f"""
 declare i64 @syscall(i64, ...)
 
@@ -186,26 +190,6 @@ rest:
   br label %loop
 out:
   ret void
-}}
-
-; a whole launch: acquire, publish, wake the sleepers, join, release in one call; 0 = the
-; pool was taken, 1 = run, 2 = run and workers were woken
-define i64 @xmux_pool_run_waking(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
-                                 i64 %nth) {{
-entry:
-  %got = call i64 @xmux_pool_acquire(ptr %job)
-  %ok = icmp ne i64 %got, 0
-  br i1 %ok, label %go, label %out
-go:
-  call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
-                               i64 %nth)
-  %woke = call i64 @xmux_pool_wake(ptr %job)
-  call void @xmux_pool_join(ptr %job, i64 %num)
-  call void @xmux_pool_release(ptr %job)
-  %r = add i64 %got, %woke
-  ret i64 %r
-out:
-  ret i64 0
 }}
 """
 
@@ -381,8 +365,9 @@ define void @xmux_pool_release(ptr %job) {{
   ret void
 }}
 
-; a whole launch while no worker sleeps: acquire, publish, join, release in one call (each
-; Python-side step costs microseconds after a kernel has streamed the caches); 0 = pool taken
+; a whole launch: acquire, publish, wake the workers asleep on the futex (``_sleep_ir``),
+; join, release in one call (each Python-side step costs microseconds after a kernel has
+; streamed the caches); 0 = pool taken, 1 = run, 2 = run and workers were woken
 define i64 @xmux_pool_run(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num, i64 %nth) {{
 entry:
   %got = call i64 @xmux_pool_acquire(ptr %job)
@@ -391,11 +376,14 @@ entry:
 go:
   call void @xmux_pool_publish(ptr %job, ptr %fn, ptr %packed, ptr %scheds, i64 %num,
                                i64 %nth)
+  %woke = call i64 @xmux_pool_wake(ptr %job)
   call void @xmux_pool_join(ptr %job, i64 %num)
   call void @xmux_pool_release(ptr %job)
+  %ran = add i64 %got, %woke
   br label %out
 out:
-  ret i64 %got
+  %r = phi i64 [ 0, %entry ], [ %ran, %go ]
+  ret i64 %r
 }}
 
 ; the launching thread (participant 0): run slices of the current generation, then wait for
@@ -455,13 +443,11 @@ class _Native:
             self.module.address("xmux_pool_run")
         )
         #: native sleep (``_sleep_ir``), else None: workers sleep on a Python condition
-        self.serve = self.stop = self.run_waking = None
+        self.serve = self.stop = None
         if _futex() is not None:
             self.serve = ctypes.CFUNCTYPE(None, ptr, i64, i64, i64)(
                 self.module.address("xmux_pool_serve"))
             self.stop = ctypes.CFUNCTYPE(None, ptr)(self.module.address("xmux_pool_stop"))
-            self.run_waking = ctypes.CFUNCTYPE(i64, ptr, ptr, ptr, ptr, i64, i64)(
-                self.module.address("xmux_pool_run_waking"))
 
 
 def _libc_sched_getcpu():
@@ -647,15 +633,13 @@ class Pool:
                              f"{self.threads} of them, got {nth}")
         rows = scheds.ctypes.data if address is None else address
         native = self.native
-        if native.run_waking is not None:
-            # woken workers went to sleep where they last ran; a wake-up places them on the
-            # waker's CPU (``_place``: pinned for the next launches)
-            ran = native.run_waking(self.job, entry, packed, rows, n, nth)
-            if ran == 2:
+        if native.serve is not None or not self._sleeping:
+            # one native call (workers asleep on the futex are woken in it; one falling asleep
+            # on the Python condition meanwhile: see docs)
+            ran = native.run(self.job, entry, packed, rows, n, nth)
+            if ran == 2:  # woken workers may wake on the waker's CPU: pinned for the next
                 self._place()
             return bool(ran)
-        if not self._sleeping:  # one native call (a worker falling asleep meanwhile: see docs)
-            return bool(native.run(self.job, entry, packed, rows, n, nth))
         if not native.acquire(self.job):
             return False
         # a KeyboardInterrupt between publish and join would return while the workers still
