@@ -62,7 +62,7 @@ from xmux.abi.errors import XmuxError
 
 # compile_server (pickle) and ctypes.util (subprocess) are imported where a build needs them:
 # a warm start loads cached objects only
-from xmux.runtime import disk_cache, env, perf_map, split_ir, tiered
+from xmux.runtime import env, object_cache, perf_map, split_ir, tiered
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -745,61 +745,6 @@ def _key(ir_text: str, kernel_infos_json: str, cache_key: str | None, tuning: st
     return h.hexdigest()
 
 
-def _paths(cache_dir: Path, key: str) -> tuple[Path, Path]:
-    return cache_dir / f"{key}.o", cache_dir / f"{key}.json"
-
-
-def _valid_record(record: object) -> bool:
-    """The record of ``compile_ir``: JSON of any other shape (an edited or foreign file)
-    is treated as a miss instead of failing every later run."""
-    if not isinstance(record, dict):
-        return False
-    strings = ("fingerprint", "object_sha256", "kernel_infos")
-    lists = ("externals", "exports")
-    if not all(isinstance(record.get(k), str) for k in strings):
-        return False
-    if not all(
-        isinstance(record.get(k), list) and all(isinstance(n, str) for n in record[k])
-        for k in lists
-    ):
-        return False
-    try:
-        infos = json.loads(record["kernel_infos"] or "[]")
-    except ValueError:
-        return False
-    return isinstance(infos, list) and all(isinstance(i, dict) for i in infos)
-
-
-def _read_disk(cache_dir: Path, key: str) -> tuple[bytes, dict] | None:
-    obj_path, rec_path = _paths(cache_dir, key)
-    record = disk_cache.read_sealed(rec_path)
-    if record is None:
-        return None
-    if not _valid_record(record):
-        disk_cache.damaged(rec_path, "not a record of this xmux")
-        return None
-    if record.get("fingerprint") != target_fingerprint():
-        return None
-    try:
-        obj = obj_path.read_bytes()
-    except OSError:
-        return None
-    if hashlib.sha256(obj).hexdigest() != record.get("object_sha256"):
-        disk_cache.damaged(obj_path, "checksum mismatch")
-        return None
-    return obj, record
-
-
-def _write_disk(cache_dir: Path, key: str, obj: bytes, record: dict) -> None:
-    """Object first, record last (its seal covers the object's digest), each atomically: a
-    reader never sees half a file, nor a record without its object."""
-    obj_path, rec_path = _paths(cache_dir, key)
-    if disk_cache.write_atomic(obj_path, obj) and disk_cache.write_atomic(
-        rec_path, disk_cache.dumps_sealed(record)
-    ):
-        cache_stats["disk_writes"] += 1
-
-
 def _resolve_dir(cache_dir: Path | str | None, disk_cache: bool | None = None) -> Path | None:
     if disk_cache is False:
         return None
@@ -813,7 +758,7 @@ def _lookup(key: str, cache_dir: Path | None) -> JitModule | None:
         return hit
     if cache_dir is None:
         return None
-    found = _read_disk(cache_dir, key)
+    found = object_cache.read(cache_dir, key, target_fingerprint())
     if found is None:
         return None
     obj, record = found
@@ -911,7 +856,8 @@ def compile_ir(
         cache_stats["compiled"] += 1
         _memory[key] = jm
         if directory is not None:
-            _write_disk(directory, key, obj, record)
+            if object_cache.write(directory, key, obj, record):
+                cache_stats["disk_writes"] += 1
         return jm
 
 
