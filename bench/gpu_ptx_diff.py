@@ -106,13 +106,16 @@ def entry(ptx: str, name: str) -> str:
 
 
 def launched_entry(ptx: str, kernel: str) -> str:
-    """The read-only variant bench/gpu.py's disjoint buffers select, else the kernel."""
-    from xmux.abi.nvptx_variants import parse_variant
+    """The read-only variant bench/gpu.py's disjoint buffers select, else the kernel; its
+    32-bit address twin where there is one (the bench's arrays fit in 31 bits), unless
+    ``XMUX_NVPTX_INDEX32=0`` (as at launch)."""
+    from xmux.abi.nvptx_variants import index32_name, parse_variant
 
-    for name in re.findall(r"^\.visible \.entry ([^\s(]+)\(", ptx, re.M):
-        if parse_variant(name, kernel) is not None:
-            return name
-    return kernel
+    names = re.findall(r"^\.visible \.entry ([^\s(]+)\(", ptx, re.M)
+    chosen = next((n for n in names if parse_variant(n, kernel) is not None), kernel)
+    if os.environ.get("XMUX_NVPTX_INDEX32", "1") != "0" and index32_name(chosen) in names:
+        return index32_name(chosen)
+    return chosen
 
 
 def instructions(body: str) -> list[tuple[str, bool]]:
@@ -184,6 +187,19 @@ def sass_mix(ours: str, theirs: str) -> list[str]:
     return out
 
 
+def sass_loops(text: str) -> list[int]:
+    """Instructions (NOPs aside) of each SASS loop of ``sass()``'s text: from a backward
+    ``BRA``'s target to the branch (every sm_70+ instruction is 16 bytes: line i is at 16 i)."""
+    lines = text.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        m = re.search(r"\bBRA(?:\.\w+)*\s+(0x[0-9a-f]+)", ln)
+        if m and int(m.group(1), 16) // 16 <= i:
+            body = lines[int(m.group(1), 16) // 16: i + 1]
+            out.append(sum(1 for x in body if x.split() and x.split()[0] != "NOP"))
+    return out
+
+
 def mix_table(name: str, ours: str, theirs: str) -> list[str]:
     a, b = instructions(ours), instructions(theirs)
     out = [f"instructions: xmux {len(a)}, NVRTC {len(b)}; in loops: xmux "
@@ -231,6 +247,7 @@ def main() -> int:
             a = sass(args.sass, ours_ptx, name, args.arch)
             b = sass(args.sass, theirs_ptx, cuda_name, args.arch)
             print("\n".join(sass_mix(a, b)))
+            print(f"  SASS loops (instructions each): xmux {sass_loops(a)}, NVRTC {sass_loops(b)}")
             if args.dump:
                 (Path(args.dump) / f"{cuda_name}.xmux.sass").write_text(a)
                 (Path(args.dump) / f"{cuda_name}.nvrtc.sass").write_text(b)

@@ -28,6 +28,13 @@ Read-only variants (``abi/nvptx_variants.py``): a kernel whose PTX has an entry
 the device bytes of the marked arguments overlap no other memref argument's at this launch
 (``ReadOnlyVariant.applies``, an interval test per pair), else ``k``; ``XMUX_NVPTX_READ_ONLY=0``
 always runs ``k``.
+
+32-bit address twins (``narrow-indices-nvptx``): an entry ``e`` (``k`` or its read-only
+variant) with a twin ``e__xmux_i32`` (addresses in 32-bit arithmetic) runs the twin when
+every memref argument's offset, sizes, strides and largest element offset fit in 31 bits
+(``Index32Variant.applies``: ``nvptx_variants.index32_fits`` on the descriptors this launch
+passes); so a launch picks among generic / read-only / 32-bit / read-only + 32-bit.
+``XMUX_NVPTX_INDEX32=0`` never runs a twin.
 """
 
 from __future__ import annotations
@@ -445,6 +452,7 @@ class ReadOnlyVariant:
     def __init__(self, module: CudaModule, info: KernelInfo, symbol: str,
                  marked: tuple[int, ...]) -> None:
         self.function = module.function(symbol)
+        self.symbol = symbol
         memrefs = [i for i, a in enumerate(info.args) if a.kind == "memref"]
         #: indices into ``_Marshalled.arrays``: the marked arguments and the others
         self.marked = [k for k, i in enumerate(memrefs) if i in marked]
@@ -477,6 +485,42 @@ def read_only_variant(module: CudaModule, info: KernelInfo) -> ReadOnlyVariant |
     return None
 
 
+class Index32Variant:
+    """The 32-bit address twins of a kernel's entries (``abi/nvptx_variants.py``) and the
+    test that picks them: every memref argument's descriptor fits in 31 bits."""
+
+    def __init__(self, generic: Any | None, read_only: Any | None, info: KernelInfo) -> None:
+        #: the twins of the generic entry and of the read-only variant (None: none)
+        self.generic, self.read_only = generic, read_only
+        #: the element offset each memref argument's descriptor carries (``_descriptor``)
+        self.offsets = [a.offset or 0 for a in info.args if a.kind == "memref"]
+
+    def applies(self, arrays: Sequence[Any]) -> bool:
+        from xmux.abi.nvptx_variants import index32_fits
+
+        return index32_fits(
+            (off, arr.shape, [st // arr.itemsize for st in arr.strides])
+            for off, arr in zip(self.offsets, arrays, strict=True))
+
+
+def index32_variant(module: CudaModule, info: KernelInfo,
+                    read_only: ReadOnlyVariant | None) -> Index32Variant | None:
+    """The 32-bit twins of ``info``'s entries in ``module`` (None: there are none, or
+    ``XMUX_NVPTX_INDEX32=0`` asks for the 64-bit entries always, for A/B timings)."""
+    import os
+
+    from xmux.abi.nvptx_variants import index32_name
+
+    if os.environ.get("XMUX_NVPTX_INDEX32", "1") == "0":
+        return None
+    generic = index32_name(info.symbol)
+    ro = index32_name(read_only.symbol) if read_only is not None else None
+    found = [module.function(n) if n in module.entries else None for n in (generic, ro)]
+    if found == [None, None]:
+        return None
+    return Index32Variant(found[0], found[1], info)
+
+
 def launch_record(nd: NDRange, base: Sequence[int]) -> list[np.int64]:
     fields = [0] * abi.LAUNCH_FIELDS
     for d in range(3):
@@ -498,6 +542,7 @@ class CudaKernel:
         self.info = info
         self.function = module.function(info.symbol)
         self.read_only = read_only_variant(module, info)
+        self.index32 = index32_variant(module, info, self.read_only)
         #: the entry the last launch used (tests: which one a launch picked)
         self.last_function = self.function
         self._shared_opt_in = DEFAULT_SHARED
@@ -505,6 +550,19 @@ class CudaKernel:
         #: (global, local, offset) → (NDRange, [(grid, block, launch record)]): a repeated
         #: launch skips the checks and the split
         self._ranges: dict[tuple, tuple[NDRange, list[tuple]]] = {}
+
+    def entry_for(self, arrays: Sequence[Any]) -> Any:
+        """The entry a launch with these memref arguments runs: the read-only variant when
+        they are disjoint, else the generic one; its 32-bit twin when they fit in 31 bits."""
+        function, twin = self.function, None
+        if self.read_only is not None and self.read_only.applies(arrays):
+            function = self.read_only.function
+            twin = self.index32.read_only if self.index32 is not None else None
+        elif self.index32 is not None:
+            twin = self.index32.generic
+        if twin is not None and self.index32.applies(arrays):  # type: ignore[union-attr]
+            function = twin
+        return function
 
     def _range(self, global_size, local_size, global_offset) -> tuple[NDRange, list[tuple]]:
         key = (_hashable(global_size), _hashable(local_size), _hashable(global_offset))
@@ -540,14 +598,13 @@ class CudaKernel:
         if self._extra is not None:
             m.params += self._extra()
         m.params += extra
-        function = self.function
-        if self.read_only is not None and self.read_only.applies(m.arrays):
-            function = self.read_only.function
-        self.last_function = function
+        function = self.last_function = self.entry_for(m.arrays)
         if m.shared_bytes > self._shared_opt_in:
             driver = cp.cuda.driver
             attribute = getattr(driver, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 8)
             functions = [self.function] + ([self.read_only.function] if self.read_only else [])
+            if self.index32 is not None:
+                functions += [f for f in (self.index32.generic, self.index32.read_only) if f]
             try:
                 for f in functions:
                     driver.funcSetAttribute(f.ptr, attribute, m.shared_bytes)

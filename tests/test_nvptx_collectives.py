@@ -279,7 +279,11 @@ def test_ptx_sub_group_scan_and_vote_and_shuffle() -> None:
 def test_ptx_work_group_reduce_two_barriers_one_slot_per_warp() -> None:
     body = _ptx_functions()["work_group_reduce_fadd_f32"]
     assert body.count("bar.sync") == 2
-    assert body.count("shfl.sync.down.b32") == 10  # each warp's tree, then warp 0's
+    # each warp's tree (a full warp's, a partial warp's), then warp 0's
+    assert body.count("shfl.sync.down.b32") == 15
+    # full warps and warp 0's fold: the constant member mask (ptxas checks no register)
+    shuffles = [ln for ln in body.splitlines() if "shfl.sync.down" in ln]
+    assert sum(ln.rstrip().endswith(", -1;") for ln in shuffles) == 10
     # 64 f32 slots (a module-scope .shared: the read-only variant's entry uses them too)
     assert ".shared .align 64 .b8 __mux_wg_nvptx_f32[256]" in _ptx_module()
     assert "__mux_wg_nvptx_f32" in body
@@ -351,3 +355,220 @@ def test_mixed_type_batch_gpu_equals_cpu(local: int) -> None:
     want = (g.sum(1, keepdims=True) + np.cumsum(g, 1) + g[:, 3:4] + 7 * g.max(1, keepdims=True)
             + 1000 * (g > 5).any(1, keepdims=True) - 3 * (np.cumsum(g, 1) - g))
     np.testing.assert_array_equal(outs[0], want.ravel())
+
+
+# ---------------------------------------------------------------------------------------
+# One-reader work-group reduce (issue 33.4): lower-work-group-collectives-nvptx's IR run
+# in the reference interpreter, its shuffles simulated with their PTX rules
+# ---------------------------------------------------------------------------------------
+
+
+def _simulate_shuffles(module) -> None:
+    """Each ``llvm.nvvm.shfl.sync.down.*`` → ``mux.sub_group_shuffle`` with PTX's rules
+    (source lane = lane + off; past the clamp: the own value and p = false), checking in
+    the interpreter (``cf.assert``) what the hardware leaves undefined: a member mask other
+    than the warp's live lanes, and reading a lane past the warp. The interpreter also
+    makes every lane of the warp meet at the shuffle (``shfl.sync``'s convergence)."""
+    from xdsl.dialects import arith, cf, llvm
+    from xdsl.dialects.builtin import i32
+    from xdsl.rewriter import InsertPoint, Rewriter
+
+    from xmux.dialects import mux
+    from xmux.transforms.lower_sub_group_collectives_nvptx import lane_mask
+    from xmux.transforms.lower_work_group_collectives import Ops
+
+    for op in list(module.walk()):
+        if not (isinstance(op, llvm.CallIntrinsicOp)
+                and op.intrin.data.startswith("llvm.nvvm.shfl.sync.down.")):
+            continue
+        mask, v, off, clamp = op.args
+        b = Ops()
+        lane = b(mux.GetSubGroupLocalIdOp(i32))
+        size = b(mux.GetSubGroupSizeOp(i32))
+        c31 = b(arith.ConstantOp.from_int_and_width(31, i32))
+        live = lane_mask(b, b(arith.MinUIOp(size, c31)))  # (1 << 32) - 1 is poison here
+        full = b(arith.CmpiOp(size, b(arith.ConstantOp.from_int_and_width(32, i32)), "eq"))
+        want = b(arith.SelectOp(full, b(arith.ConstantOp.from_int_and_width(-1, i32)), live))
+        b(cf.AssertOp(b(arith.CmpiOp(mask, want, "eq")),
+                      "shfl.sync: member mask is not the warp's live lanes"))
+        j = b(arith.AddiOp(lane, off))
+        ok = b(arith.CmpiOp(j, b(arith.AndIOp(clamp, c31)), "ule"))
+        past = b(arith.CmpiOp(j, size, "uge"))
+        bad = b(arith.AndIOp(ok, past))
+        b(cf.AssertOp(b(arith.XOrIOp(bad, b(arith.ConstantOp.from_int_and_width(1, 1)))),
+                      "shfl.sync: reads a lane past the warp"))
+        y = b(mux.SubGroupShuffleOp(v, b(arith.SelectOp(ok, j, lane))))
+        Rewriter.insert_op(b.ops, InsertPoint.before(op))
+        if op.intrin.data.endswith("p"):
+            for use in list(op.results[0].uses):
+                ex = use.operation
+                assert isinstance(ex, llvm.ExtractValueOp)
+                ex.results[0].replace_all_uses_with(y if ex.position.get_values()[0] == 0 else ok)
+                Rewriter.erase_op(ex)
+        else:
+            op.results[0].replace_all_uses_with(y)
+        Rewriter.erase_op(op)
+
+
+def _lowered_nvptx(src: str, **options):
+    """``src`` after lower-work-group-collectives-nvptx, shuffles simulated."""
+    from xmux.api import parse
+    from xmux.pipelines import make_pass
+
+    module = parse(src)
+    make_pass("lower-work-group-collectives-nvptx", **options).apply(None, module)  # type: ignore[arg-type]
+    _simulate_shuffles(module)
+    return module
+
+
+def _interpret(module, name: str, args: list, local: tuple[int, ...], groups: tuple[int, ...]):
+    size = tuple(g * s for g, s in zip(groups, local, strict=True))
+    xmux.interpret(module, name, *args, global_size=size, local_size=local, sub_group_size=32,
+                   races=True)
+
+
+ONE_READER = """
+func.func @{name}(%x: memref<?x{t}>, %o: memref<?x{t}>) attributes {{mux.kernel = "entry_point"}} {{
+  %i = mux.get_global_linear_id : index
+  %v = memref.load %x[%i] : memref<?x{t}>
+  %s = mux.work_group_reduce {kind} %v : {t}
+  %c0 = arith.constant 0 : index
+  %l = {lid} : index
+  %first = arith.cmpi eq, %l, %c0 : index
+  scf.if %first {{
+    memref.store %s, %o[%i] : memref<?x{t}>
+  }}
+  func.return
+}}
+"""
+#: the readers' condition: local id 0 == 0 (dimensions 1, 2 checked at launch), or the
+#: local linear id (nothing to check)
+_FIRST_X, _FIRST = "mux.get_local_id 0", "mux.get_local_linear_id"
+_NP = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+_NP_REDUCE = {"fadd": np.sum, "add": np.sum, "smax": np.max, "fmin": np.min}
+
+
+def _one_reader_case(t: str, kind: str, lid: str, local: tuple[int, ...], seed: int,
+                     groups: int = 2):
+    """Source, inputs and the expected output: the group's reduction where the readers'
+    condition holds, 0 elsewhere (o starts at 0)."""
+    src = ONE_READER.format(name="k", t=t, kind=kind, lid=lid)
+    shape = (groups * local[0], *local[1:])  # groups along x; global linear id, x fastest
+    n = math.prod(shape)
+    x = np.random.default_rng(seed).integers(-40, 40, size=n).astype(_NP[t])
+    gid = np.indices(shape[::-1]).reshape(len(shape), -1)[::-1]  # global ids of element i
+    lid0, group = gid[0] % local[0], gid[0] // local[0]
+    first = (lid0 == 0) & (gid[1:] % np.array(local[1:])[:, None] == 0).all(0)
+    readers = lid0 == 0 if lid == _FIRST_X else first
+    want = np.zeros(n, _NP[t])
+    for g in range(groups):
+        want[readers & (group == g)] = _NP_REDUCE[kind](x[group == g])
+    return src, x, want
+
+
+@pytest.mark.parametrize(("t", "kind", "lid", "local"), [
+    ("f32", "fadd", _FIRST_X, (256,)),  # bench/kernels/reduce_wg.mlir's shape
+    ("f32", "fadd", _FIRST_X, (96,)),
+    ("f32", "fadd", _FIRST_X, (33,)),  # a partial last warp
+    ("f32", "fadd", _FIRST_X, (1,)),
+    ("i64", "add", _FIRST, (48,)),  # two 32-bit words per shuffle
+    ("i32", "smax", _FIRST_X, (17, 3)),  # (0, y) read too: the launch-time broadcast
+    ("f64", "fmin", _FIRST, (5, 3, 2)),
+])
+def test_one_reader_reduce_in_interpreter(t: str, kind: str, lid: str, local) -> None:
+    """The one-reader IR (one barrier where the readers are work-item 0) run in the
+    reference interpreter with data-race checks, shuffles under PTX's rules."""
+    src, x, want = _one_reader_case(t, kind, lid, local, seed=len(local) + local[0])
+    module = _lowered_nvptx(src)
+    barriers = [o for o in module.walk() if o.name == "mux.work_group_barrier"]
+    assert len(barriers) == (1 if lid == _FIRST else 2)  # 2: B2 under the launch check
+    o = np.zeros_like(x)
+    _interpret(module, "k", [x, o], local, (2,) + (1,) * (len(local) - 1))
+    np.testing.assert_array_equal(o, want)
+
+
+@pytest.mark.parametrize(("t", "kind", "local"), [
+    ("i32", "add", (96,)), ("f32", "fadd", (33,)), ("i64", "smax", (20, 3)), ("i32", "add", (1,)),
+])
+def test_broadcast_reduce_in_interpreter(t: str, kind: str, local) -> None:
+    """Every work-item reads the value: the broadcast lowering (two barriers), interpreted
+    as above; the value passes through a reduce's own kind into every work-item."""
+    kind_np = {"add": np.sum, "fadd": np.sum, "smax": np.max}[kind]
+    src, x, _ = _one_reader_case(t, "add" if t != "f32" else "fadd", _FIRST, local, seed=3)
+    src = src.replace("work_group_reduce add", f"work_group_reduce {kind}").replace(
+        "  scf.if %first {\n", f"  memref.store %s, %o[%i] : memref<?x{t}>\n  scf.if %first {{\n")
+    module = _lowered_nvptx(src)
+    assert sum(o.name == "mux.work_group_barrier" for o in module.walk()) == 2
+    o = np.zeros_like(x)
+    _interpret(module, "k", [x, o], local, (2,) + (1,) * (len(local) - 1))
+    groups = (np.indices((2 * local[0], *local[1:])[::-1]).reshape(len(local), -1)[::-1][0]
+              // local[0])
+    want = np.array([kind_np(x[groups == g]) for g in groups], x.dtype)
+    np.testing.assert_array_equal(o, want)
+
+
+def test_interpreted_nvptx_catches_a_wrong_one_reader(monkeypatch) -> None:
+    """The check above can fail: the one-reader form forced where every work-item reads
+    gives them wrong values; forced in a loop, warp 0 still reads the slots that the next
+    iteration writes (a data race); a full warp's mask on the partial warp is refused."""
+    from xmux.interpret import DataRaceError, InterpretError
+    from xmux.transforms import first_item_reads as F
+    from xmux.transforms import lower_work_group_collectives_nvptx as P
+
+    src, x, want = _one_reader_case("i32", "add", _FIRST_X, (64,), seed=1)
+    # every work-item stores the value
+    everyone = src.replace("  scf.if %first {\n", "  memref.store %s, %o[%i] : memref<?xi32>\n"
+                           "  scf.if %first {\n")
+    monkeypatch.setattr(P, "reader_dims", lambda _v: F.ALL_DIMS)
+    o = np.zeros_like(x)
+    _interpret(_lowered_nvptx(everyone), "k", [x, o], (64,), (2,))
+    assert (o != x.reshape(2, 64).sum(1).repeat(64)).any()
+    # in a loop
+    loop = src.replace("  %s = mux.work_group_reduce add %v : i32\n", "").replace(
+        "  scf.if %first {\n",
+        "  %c1 = arith.constant 1 : index\n  %c2 = arith.constant 2 : index\n"
+        "  scf.for %k = %c0 to %c2 step %c1 {\n  %s = mux.work_group_reduce add %v : i32\n"
+        "  scf.if %first {\n").replace("  }\n  func.return", "  }\n  }\n  func.return")
+    monkeypatch.setattr(P, "is_last", lambda _op, _m: True)
+    with pytest.raises(DataRaceError, match="without a barrier"):
+        _interpret(_lowered_nvptx(loop), "k", [x, np.zeros_like(x)], (64,), (2,))
+    # mask -1 on a partial warp
+    monkeypatch.setattr(P, "_warp_total",
+                        lambda b, kind, v, _w: P._tree(b, kind, v, P.c32(b, -1), None))
+    with pytest.raises(InterpretError, match="member mask is not the warp's live lanes"):
+        _interpret(_lowered_nvptx(src), "k", [x[:66], np.zeros_like(x[:66])], (33,), (2,))
+
+
+@gpu
+@pytest.mark.parametrize(("t", "kind", "lid", "local"), [
+    ("f32", "fadd", _FIRST_X, (256,)),
+    ("f32", "fadd", _FIRST_X, (96,)),
+    ("f32", "fadd", _FIRST_X, (33,)),
+    ("f32", "fadd", _FIRST_X, (1,)),
+    ("i32", "smax", _FIRST_X, (256,)),
+    ("i64", "add", _FIRST, (96,)),
+    ("f64", "fmin", _FIRST, (33,)),
+    ("i32", "add", _FIRST, (1024,)),
+    ("f32", "fadd", _FIRST_X, (32, 4)),  # (0, y) read too: the launch-time broadcast
+    ("i32", "add", _FIRST, (8, 3, 2)),
+])
+def test_one_reader_reduce_gpu(t: str, kind: str, lid: str, local) -> None:
+    src, x, want = _one_reader_case(t, kind, lid, local, seed=local[0], groups=5)
+    o = np.zeros_like(x)
+    prog = xmux.compile(src, target="nvptx")
+    prog["k"](x, o, global_size=(5 * local[0], *local[1:]), local_size=local)
+    np.testing.assert_array_equal(o, want)
+
+
+def test_ptx_one_reader_reduce_one_barrier() -> None:
+    """Read in work-item 0 only: one bar.sync, one st.shared (the warps' slots), no result
+    slot; warp 0's fold and full warps shuffle under the constant mask."""
+    src = ONE_READER.format(name="k", t="f32", kind="fadd", lid=_FIRST)
+    ptx = xmux.compile(src, target="nvptx", cache=False).ptx
+    body = ptx[ptx.index(".entry k(") :]
+    body = body[: body.index("\n}\n")]
+    assert body.count("bar.sync") == 1
+    assert body.count("st.shared") == 1 and body.count("ld.shared") == 1
+    shuffles = [ln for ln in body.splitlines() if "shfl.sync.down" in ln]
+    assert len(shuffles) == 15
+    assert sum(ln.rstrip().endswith(", -1;") for ln in shuffles) == 10

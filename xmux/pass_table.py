@@ -45,6 +45,7 @@ PASSES: dict[str, str] = {
     "lower-sub-group-collectives-nvptx": "transforms:LowerSubGroupCollectivesNvptx",
     "lower-work-group-collectives": "transforms:LowerWorkGroupCollectives",
     "lower-work-group-collectives-nvptx": "transforms:LowerWorkGroupCollectivesNvptx",
+    "narrow-indices-nvptx": "transforms:NarrowIndicesNvptx",
     "prepare-barriers": "transforms:PrepareBarriersPass",
     "privatize-global-atomics": "transforms:PrivatizeGlobalAtomics",
     "record-kernel-abi": "transforms:RecordKernelAbi",

@@ -84,6 +84,7 @@ NVPTX_KERNEL_STAGES: tuple[str, ...] = (
     "lower-sub-group-collectives-nvptx",  # shfl.sync / vote.sync over a warp's live lanes
     "define-mux-builtins-nvptx",
     "add-kernel-wrapper-nvptx",
+    "narrow-indices-nvptx",  # 32-bit address twins of entries (picked per launch)
 )
 #: Targets of xmux.compile
 TARGETS = ("cpu", "nvptx")
@@ -305,6 +306,8 @@ def nvptx(
         "convert-spec-to-llvm": {"declare_leaves": declare_spec_leaves},
         "convert-gpu-to-mux": {"sub_group_size": 32},
     }
+    if not env.flag("XMUX_NVPTX_WG_ONE_READER", True):  # A/B: every reduce broadcasts
+        options["lower-work-group-collectives-nvptx"] = {"one_reader": False}
     names = [*NVPTX_KERNEL_STAGES, *LOWERING_STAGES]
     if checks if checks is not None else env.flag("XMUX_CHECKS", False):
         names.insert(names.index("lower-kernel-asserts") + 1, "insert-bounds-checks")
