@@ -55,6 +55,7 @@ PASSES: dict[str, str] = {
     "work-item-loop-interchange": "transforms:WorkItemLoopInterchange",
     "work-item-loop-vectorize-hints": "transforms:WorkItemLoopVectorizeHints",
     "work-item-unroll-and-jam": "transforms:WorkItemUnrollAndJam",
+    "pack-group-panels": "transforms:PackGroupPanels",
     "work-item-loops": "transforms:WorkItemLoopsPass",
 }
 
