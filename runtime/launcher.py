@@ -581,9 +581,12 @@ class KernelLauncher:
     def _spec_entry(self, values: bytes) -> object:
         """Native specialization constants: the value set's entry (None: the defaults, the
         program's own), or ``_PENDING`` while it is built in the background and the program's
-        generic form runs the launch meanwhile; until that form is built, or with ``wait``,
-        built now. A failed background build is built again here: its error is the launch's,
-        as a synchronous build's would be."""
+        generic form runs the launch meanwhile. With ``wait``, built now. Before that form is
+        built, the launch finishes its build (the rest of it where the builder is on it, else
+        here: never more than a specialization would cost, and every later new value set then
+        waits for nothing); only where it failed is the value set specialized now. A failed
+        background build is built again here: its error is the launch's, as a synchronous
+        build's would be."""
         spec = self.spec
         assert spec is not None
         info = self.info
@@ -594,7 +597,7 @@ class KernelLauncher:
             return ready
         job = self.spec_jobs.get(values)
         if job is None:
-            if synchronous(self.settings) or not spec.generic_ready():
+            if synchronous(self.settings) or not self._generic_form(spec):
                 return spec.entry(info.name, info.symbol, values)
             if len(self.spec_jobs) >= 64:  # done ones are in ``spec._entries``
                 self.spec_jobs = {v: j for v, j in self.spec_jobs.items() if not j.done}
@@ -609,6 +612,18 @@ class KernelLauncher:
             return job.result
         job.reported = True  # raised again by the build here, as the launch's error
         return spec.entry(info.name, info.symbol, values)
+
+    @staticmethod
+    def _generic_form(spec: _spec.SpecState) -> bool:
+        """Whether the program's generic form can run a new value set: built, or finished now
+        (its job run here if still queued, else waited for)."""
+        if spec.generic_ready():
+            return True
+        job = spec.generic_job
+        if job is None or job.done:  # none queued (not native) or failed: reported once
+            return False
+        tiered.run_now(job)
+        return spec.generic_ready()
 
     def _prime(self) -> None:
         """First launch: a native program whose kernel reads constants has its generic form

@@ -237,6 +237,35 @@ def test_a_new_value_set_runs_the_generic_form_until_its_specialization(tiered_o
     np.testing.assert_array_equal(y, -0.5)
 
 
+def test_a_new_value_set_before_the_generic_form_finishes_that_form(tiered_on):
+    """A new value set whose launch comes before the generic form is built does not get a
+    specialization built by that launch: the launch finishes the generic form (here: runs
+    its queued job), runs on it, and the specialization goes to the background."""
+    import threading
+
+    gate = threading.Event()
+    blocker = tiered.submit("a build that holds the builder", lambda: gate.wait(120))
+    try:
+        prog = xmux.compile(SCALE, specialize=False)
+        generic = prog._spec.generic_job
+        assert generic is not None and not generic.done  # queued behind the blocker
+        k = prog["scale"]
+        x = np.ones(64, np.float32)
+        k(x, global_size=64, spec_constants={"scale": 5.0})
+        np.testing.assert_array_equal(x, 5.0)
+        assert generic.done and generic.error is None
+        assert k._launcher.emulated_launches == 1 and prog._spec.specializations == 0
+        (job,) = k._launcher.spec_jobs.values()
+        assert not job.done
+    finally:
+        gate.set()
+    assert blocker.wait(timeout=120) and job.wait(timeout=120) and job.error is None
+    x[:] = 1
+    k(x, global_size=64, spec_constants={"scale": 5.0})
+    np.testing.assert_array_equal(x, 5.0)
+    assert k._launcher.emulated_launches == 1 and prog._spec.specializations == 1
+
+
 def test_a_failed_background_build_is_reported_and_the_generic_code_kept(tiered_on,
                                                                          monkeypatch):
     prog = xmux.compile(MATVEC, cache=False)  # no cached variant: the lowering must run
