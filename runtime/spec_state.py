@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
@@ -227,6 +228,21 @@ class SpecState:
                 and self.table.template is not None and not tiered.synchronous()):
             self.generic_job = tiered.submit("the program's generic form (specialization "
                                              "constants read from memory)", self._build_generic)
+
+    def build_generic_beside(self) -> threading.Thread | None:
+        """``xmux.compile``: build the generic form on a thread of its own while the caller
+        builds the program (both LLVM builds in forked children, on two cores at once), so
+        that it is ready when the compile returns rather than ~0.1-1 s after it (the
+        background server's start), when the first new value sets of a fast loop come. The
+        caller joins the thread; the form is then ``generic_job``'s result."""
+        if (self.generic_job is not None or self.table.mode != "native"
+                or self.table.template is None or tiered.synchronous()):
+            return None
+        job = self.generic_job = tiered.Job("the program's generic form (specialization "
+                                            "constants read from memory)", self._build_generic)
+        thread = threading.Thread(target=job.run, name="xmux-generic-form", daemon=True)
+        thread.start()
+        return thread
 
     def generic_ready(self) -> bool:
         """Whether the generic form is built (a failed build is reported once, then False for

@@ -237,12 +237,30 @@ def test_a_new_value_set_runs_the_generic_form_until_its_specialization(tiered_o
     np.testing.assert_array_equal(y, -0.5)
 
 
+def test_a_compiled_native_program_has_its_generic_form_ready(tiered_on):
+    """xmux.compile builds the generic form beside the program's own build (not queued):
+    a new value set right after the compile finds it, and none is built by its launch."""
+    before = tiered.stats["submitted"]
+    prog = xmux.compile(SCALE, specialize=False, cache=False)
+    generic = prog._spec.generic_job
+    assert generic is not None and generic.done and generic.error is None
+    assert tiered.stats["submitted"] == before
+    k = prog["scale"]
+    x = np.ones(64, np.float32)
+    k(x, global_size=64, spec_constants={"scale": 4.0})
+    np.testing.assert_array_equal(x, 4.0)
+    assert k._launcher.emulated_launches == 1 and prog._spec.specializations == 0
+    (job,) = k._launcher.spec_jobs.values()
+    assert job.wait(timeout=120) and job.error is None
+
+
 def test_a_new_value_set_before_the_generic_form_finishes_that_form(tiered_on):
     """A new value set whose launch comes before the generic form is built does not get a
     specialization built by that launch: the launch finishes the generic form (here: runs
     its queued job), runs on it, and the specialization goes to the background."""
     import threading
 
+    xmux.compile(SCALE, specialize=False)  # on disk: the next compile is a cache hit
     gate = threading.Event()
     blocker = tiered.submit("a build that holds the builder", lambda: gate.wait(120))
     try:

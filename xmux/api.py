@@ -137,7 +137,8 @@ def compile(  # noqa: A001 - the public name in the contract
         raise XmuxError(f"xmux.compile: wait must be True or False, got {wait!r}")
     from xmux.targets.driver import compile_program
 
-    return _tiered(compile_program(resolve(target), source, options), wait)
+    return _tiered(compile_program(resolve(target), source, options, early_generic=not wait),
+                   wait)
 
 
 def _tiered(prog: Any, wait: bool) -> Any:

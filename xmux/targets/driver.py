@@ -32,8 +32,11 @@ if TYPE_CHECKING:
     from xmux.options import CompileOptions
 
 
-def compile_program(target: Target, source: object, options: CompileOptions) -> object:
-    """``source`` (MLIR text, a path or a ModuleOp) compiled for ``target``."""
+def compile_program(target: Target, source: object, options: CompileOptions,
+                    early_generic: bool = False) -> object:
+    """``source`` (MLIR text, a path or a ModuleOp) compiled for ``target``. ``early_generic``
+    (``xmux.compile`` without ``wait``): a CPU program with native specialization constants
+    has its generic form queued before its own LLVM build, so both builds run at once."""
     options.check_target(target)
     target.prepare(options)
     text, module, name = read_source(source)
@@ -57,7 +60,7 @@ def compile_program(target: Target, source: object, options: CompileOptions) -> 
         from xmux.lowering.locations import mark_debug
 
         mark_debug(module)  # type: ignore[arg-type]
-    return _build(target, module, source_for_variants, key, use_cache, options)
+    return _build(target, module, source_for_variants, key, use_cache, options, early_generic)
 
 
 def _cached(target: Target, key: str, text: str, options: CompileOptions) -> object | None:
@@ -81,7 +84,7 @@ def _cached(target: Target, key: str, text: str, options: CompileOptions) -> obj
 
 
 def _build(target: Target, module: object, source: object, key: str | None,
-           use_cache: bool, options: CompileOptions) -> object:
+           use_cache: bool, options: CompileOptions, early_generic: bool = False) -> object:
     """Compile ``module`` (parsed) for ``target``; ``source`` is kept for rebuilds."""
     from xmux.kernel_info import collect_kernel_infos
     from xmux.runtime import jit
@@ -113,8 +116,13 @@ def _build(target: Target, module: object, source: object, key: str | None,
     if table is not None and key is not None:  # before the object: a hit has both
         _spec.save_table(key, table, jit.default_cache_dir())
     infos_json = dump_kernel_infos(infos)
-    artifact = target.build(ir, infos_json, key, use_cache, native)
     spec = _spec.SpecState(table, key, infos_json, use_cache) if table is not None else None
+    beside = None
+    if early_generic and spec is not None and target.name == "cpu" and table.kernels:  # type: ignore[union-attr]
+        beside = spec.build_generic_beside()
+    artifact = target.build(ir, infos_json, key, use_cache, native)
+    if beside is not None:
+        beside.join()
     build = Build(artifact, infos, spec, ir, source, lambda: passes, key, use_cache)
     program = target.load(build, options)
     program.pass_timings = inspect.timings if inspect is not None else None  # type: ignore[attr-defined]
