@@ -8,29 +8,14 @@ import numpy as np
 import pytest
 
 import xmux
+from tests.kernel_texts import MATMUL as KERNEL_MATMUL
 from xmux import pipelines
 from xmux.transforms.pack_group_panels import PackGroupPanels
 
-MATMUL = """
-func.func @mm(%n: i32, %A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>)
-    attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 16, 16, 1>} {
-  %col = mux.get_global_id 0 : index
-  %row = mux.get_global_id 1 : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %nk = arith.index_cast %n : i32 to index
-  %zero = arith.constant 0.0 : f32
-  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%s = %zero) -> (f32) {
-    %a = memref.load %A[%row, %k] : memref<?x?xf32>
-    %b = memref.load %B[%k, %col] : memref<?x?xf32>
-    %p = arith.mulf %a, %b : f32
-    %t = arith.addf %s, %p : f32
-    scf.yield %t : f32
-  }
-  memref.store %acc, %C[%row, %col] : memref<?x?xf32>
-  func.return
-}
-"""
+#: the shared naive matmul with a known 16x16 local size (as in a local-size variant)
+MATMUL = KERNEL_MATMUL.replace(
+    'attributes {mux.kernel = "entry_point"}',
+    'attributes {mux.kernel = "entry_point", mux.reqd_work_group_size = array<i64: 16, 16, 1>}')
 
 # an i32 panel of a fixed depth (rows 3..67 of B), offset columns: exact results
 FIXED = """
@@ -75,7 +60,7 @@ def _kernel(src: str, name: str, pack_bytes: int | None = None):
 @pytest.mark.parametrize("pack_bytes", [None, 2048, 0], ids=["fits", "too-deep", "off"])
 @pytest.mark.parametrize("n", [48, 80])
 def test_matmul_matches_numpy(n: int, pack_bytes: int | None) -> None:
-    k, ir = _kernel(MATMUL, "mm", pack_bytes)
+    k, ir = _kernel(MATMUL, "matmul", pack_bytes)
     # 2048 bytes hold 32 rows of the 16-column panel: n = 48 and 80 take the original nest
     assert ("memref<4096x16xf32>" in ir) == (pack_bytes is None)
     assert ("memref<32x16xf32>" in ir) == (pack_bytes == 2048)
@@ -83,7 +68,7 @@ def test_matmul_matches_numpy(n: int, pack_bytes: int | None) -> None:
     a = rng.random((n, n), dtype=np.float32)
     b = rng.random((n, n), dtype=np.float32)
     c = np.zeros((n, n), np.float32)
-    k(np.int32(n), a, b, c, global_size=(n, n), local_size=(16, 16))
+    k(n, a, b, c, global_size=(n, n), local_size=(16, 16))
     np.testing.assert_allclose(c, a.astype(np.float64) @ b, rtol=1e-5)
 
 
@@ -95,9 +80,9 @@ def test_packed_bits_equal_unpacked() -> None:
     b = rng.standard_normal((n, n)).astype(np.float32)
     out = []
     for pack_bytes in (None, 0):
-        k, _ = _kernel(MATMUL, "mm", pack_bytes)
+        k, _ = _kernel(MATMUL, "matmul", pack_bytes)
         c = np.zeros((n, n), np.float32)
-        k(np.int32(n), a, b, c, global_size=(n, n), local_size=(16, 16))
+        k(n, a, b, c, global_size=(n, n), local_size=(16, 16))
         out.append(c)
     assert out[0].tobytes() == out[1].tobytes()
 

@@ -92,7 +92,6 @@ from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -118,10 +117,6 @@ _STORES = (memref.StoreOp, vector.StoreOp, llvm.StoreOp)
 _ALLOCAS = (memref.AllocaOp, llvm.AllocaOp)
 #: what a panel index may depend on: the ``k`` loop's variable, the work-item's id
 _K, _X = "k", "x"
-
-
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
 def _private(ref: SSAValue) -> bool:
@@ -255,7 +250,7 @@ def _nests(kernel: func.FuncOp) -> list[_Nest]:
             if (nest.panels and constant_index(k_loop.step) == 1
                     and (k_trips is None or k_trips >= MIN_TRIPS)
                     and _writes_nothing_shared([*before, k_loop])
-                    and _bound_deps(nest) is not None):
+                    and _bounds_recomputable(nest)):
                 out.append(nest)
             before.append(k_loop)
     return out
@@ -278,12 +273,10 @@ def _collect(nest: _Nest, args: set[SSAValue]) -> None:
                 nest.panels.append(p)
 
 
-def _bound_deps(nest: _Nest) -> bool | None:
-    """True when ``k``'s bounds can be recomputed in front of the nest."""
+def _bounds_recomputable(nest: _Nest) -> bool:
+    """Whether ``k``'s bounds can be recomputed in front of the nest."""
     deps = _Deps(nest.outer, nest.k_loop, None, -1)
-    if all(deps(v) == frozenset() for v in (nest.k_loop.lb, nest.k_loop.ub)):
-        return True
-    return None
+    return all(deps(v) == frozenset() for v in (nest.k_loop.lb, nest.k_loop.ub))
 
 
 class _Cloner:
@@ -346,7 +339,7 @@ def _pack(nest: _Nest, budget: int, lanes: int) -> None:
         _use_panels(nest.panels, bufs, k_loop)
         return
     trips = arith.SubiOp(ub, lb)
-    c_cap = _index(cap)
+    c_cap = arith.ConstantOp.from_int_and_width(cap, IndexType())
     fits = arith.CmpiOp(trips, c_cap, "sle")
     mapping: dict[SSAValue, SSAValue] = {}
     packed = outer.clone(value_mapper=mapping)
@@ -369,13 +362,13 @@ def _pack(nest: _Nest, budget: int, lanes: int) -> None:
 def _emit_copy(nest: _Nest, lb: SSAValue, ub: SSAValue, bufs: list[SSAValue],
                block: Block, lanes: int) -> None:
     """``for k in [lb, ub): for x in [0, ls): P[k - lb][x] = M[indices(k, x)]`` per panel."""
-    c0, c1 = _index(0), _index(1)
+    c0, c1 = (arith.ConstantOp.from_int_and_width(v, IndexType()) for v in (0, 1))
     k_body = Block(arg_types=[IndexType()])
     k = k_body.args[0]
     rel = arith.SubiOp(k, lb)
     k_body.add_op(rel)
     for p, buf in zip(nest.panels, bufs, strict=True):
-        c_ls = _index(p.ls)
+        c_ls = arith.ConstantOp.from_int_and_width(p.ls, IndexType())
         x_body = Block(arg_types=[IndexType()])
         x = x_body.args[0]
         x_body.add_op(mux.SetLocalIdOp(p.dim, x))
