@@ -1,10 +1,13 @@
 """JIT-compile LLVM IR for the host CPU with llvmlite, with in-memory and on-disk caches.
 
 Pipeline: parse → verify → optimize with LLVM's new pass manager at O3 (loop and SLP
-vectorization on) for the host CPU and its features → ``emit_object`` → load the object into an
-MCJIT engine. As in the reference host target's binaries, the object is what gets cached: the
-disk cache stores it with a JSON record (kernel metadata, external symbols it needs, exported
-symbols), and a hit is loaded with ``add_object_file`` without parsing or optimizing anything.
+vectorization on) for the host CPU and its features → ``emit_object`` → load the object
+(``runtime/elf_loader.py``, or an MCJIT engine for an object it refuses, ``XMUX_LOADER=mcjit``
+or under a debugger). As in the reference host target's binaries, the object is what gets
+cached: the disk cache stores it with a JSON record (kernel metadata, external symbols it
+needs, exported symbols), and a hit is loaded without parsing or optimizing anything. A warm
+start needs no LLVM at all: the host's target facts come from the disk cache
+(``runtime/host_record.py``) and ``llvmlite.binding`` is imported on first use.
 
 Caches:
 - in memory: key → ``JitModule`` (a hit returns the very same object);
@@ -51,18 +54,15 @@ import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import NamedTuple, TypeVar
-
-import llvmlite
-import llvmlite.binding as llvm
+from typing import TYPE_CHECKING, NamedTuple, NoReturn, TypeVar
 
 from xmux.abi.errors import XmuxError
 
 # compile_server (pickle) and ctypes.util (subprocess) are imported where a build needs them:
 # a warm start loads cached objects only
-from xmux.runtime import env, object_cache, perf_map, split_ir, tiered
+from xmux.runtime import elf_loader, env, object_cache, perf_map, split_ir, tiered
 from xmux.runtime.contained import (
     ChildStuck,
     ChildTooSlow,
@@ -72,6 +72,22 @@ from xmux.runtime.contained import (
     run_forked_all,
 )
 from xmux.runtime.split_ir import pack_objects, unpack_objects
+
+if TYPE_CHECKING:
+    import llvmlite.binding as llvm
+else:
+
+    class _Binding:
+        """``llvmlite.binding``, imported on first use: a warm start whose objects
+        ``runtime/elf_loader.py`` loads never imports it (20-24 ms)."""
+
+        def __getattr__(self, name: str) -> object:
+            import llvmlite.binding
+
+            globals()["llvm"] = llvmlite.binding
+            return getattr(llvmlite.binding, name)
+
+    llvm = _Binding()
 
 T = TypeVar("T")
 
@@ -195,9 +211,7 @@ class _Target:
 
     @property
     def wide_vectors(self) -> bool:
-        """Whether the host has 512-bit vectors that LLVM uses by default (AVX-512 without the
-        CPU's own 256-bit preference): only then does ``vector_bits=256`` change anything."""
-        return "+avx512f" in self.features.split(",") and "+prefer-256-bit" not in self.features
+        return _wide(self.features)
 
     def machine_for(self, vector_bits: int | None) -> llvm.TargetMachine:
         """The host machine, or one whose vectorizer prefers 256-bit vectors (x86's
@@ -218,7 +232,11 @@ def _target() -> _Target:
         return _target_instance
     with _target_lock:
         if _target_instance is None:
-            _target_instance = _Target()
+            target = _Target()
+            with _symbols_lock:  # what was registered before LLVM was needed
+                for name, address in _registered.items():
+                    llvm.add_symbol(name, address)
+                _target_instance = target
         return _target_instance
 
 
@@ -281,24 +299,70 @@ def _vector_unit(triple: str, features: str, probe: Callable[[], int]) -> tuple[
     return 0, 0
 
 
+class _HostFacts(NamedTuple):
+    description: TargetDescription
+    fingerprint: str
+
+
+_facts: _HostFacts | None = None
+
+
+def _host_facts() -> _HostFacts:
+    """The target's description and fingerprint: LLVM's, or (before anything asked LLVM)
+    what an earlier process on this machine recorded (``runtime/host_record.py``)."""
+    if _facts is not None:
+        return _facts
+    with _target_lock:
+        return _facts or _find_host_facts()
+
+
+def _find_host_facts() -> _HostFacts:
+    global _facts
+    from xmux.runtime import host_record
+
+    directory = default_cache_dir()
+    if _target_instance is None:
+        known = host_record.read(directory)
+        if known is not None and isinstance(known.get("fingerprint"), str):
+            try:
+                _facts = _HostFacts(TargetDescription(**known["description"]),
+                                    known["fingerprint"])
+                return _facts
+            except (TypeError, KeyError):
+                pass  # a record of another layout: ask LLVM and keep its answer
+    t = _target()
+    import llvmlite
+
+    llvm_version = ".".join(map(str, llvm.llvm_version_info))
+    fingerprint = (
+        f"{t.triple}|{t.cpu}|{t.features}|llvmlite {llvmlite.__version__}|llvm {llvm_version}"
+        f"|{_PIPELINE_VERSION}" + (f"|O{t.opt_level}" if t.opt_level != 3 else "")
+    )
+    _facts = _HostFacts(t.description(), fingerprint)
+    host_record.write(directory, {"description": asdict(_facts.description),
+                                  "fingerprint": fingerprint})
+    return _facts
+
+
 def host_target() -> TargetDescription:
     """The target ``xmux.compile`` builds for: this host, or ``XMUX_CPU``'s model."""
-    return _target().description()
+    return _host_facts().description
 
 
 def host_has_wide_vectors() -> bool:
     """Whether ``compile_ir(..., vector_bits=256)`` builds different code than the default."""
-    return _target().wide_vectors
+    return _wide(_host_facts().description.features)
+
+
+def _wide(features: str) -> bool:
+    """Whether a CPU has 512-bit vectors that LLVM uses by default (AVX-512 without the
+    CPU's own 256-bit preference): only then does ``vector_bits=256`` change anything."""
+    return "+avx512f" in features.split(",") and "+prefer-256-bit" not in features
 
 
 def target_fingerprint() -> str:
     """What compiled code depends on besides its IR: CPU, features, tool versions."""
-    t = _target()
-    llvm_version = ".".join(map(str, llvm.llvm_version_info))
-    return (
-        f"{t.triple}|{t.cpu}|{t.features}|llvmlite {llvmlite.__version__}|llvm {llvm_version}"
-        f"|{_PIPELINE_VERSION}" + (f"|O{t.opt_level}" if t.opt_level != 3 else "")
-    )
+    return _host_facts().fingerprint
 
 
 def _opt_level() -> int:
@@ -312,11 +376,42 @@ def _opt_level() -> int:
 
 
 def register_symbol(name: str, address: int) -> None:
-    """Make ``name`` resolve to ``address`` in code compiled from now on."""
-    _target()  # the JIT linker must be initialized first
+    """Make ``name`` resolve to ``address`` in code compiled or loaded from now on."""
     with _symbols_lock:
-        llvm.add_symbol(name, address)
         _registered[name] = address
+        if _target_instance is not None:  # else ``_Target`` adds it when LLVM is set up
+            llvm.add_symbol(name, address)
+
+
+def _resolve(name: str) -> int | None:
+    """The address an undefined symbol of loaded code gets: a registered one, then the C
+    libraries' (and LLVM's own table once LLVM is loaded: a library a user loaded there)."""
+    found = _registered.get(name) or system_symbol(name)
+    if found is None and _target_instance is not None:
+        found = llvm.address_of_symbol(name)
+    return found or None
+
+
+_system_libraries: list[object] = []
+
+
+def system_symbol(name: str) -> int | None:
+    """``name`` in libc, libm or libgcc_s (the process's own symbols where there is no libc
+    by that name), by ``dlsym``: what MCJIT's linker finds (``_load_system_libraries``)."""
+    import ctypes
+
+    if not _system_libraries:
+        for soname in _SONAMES.values():
+            with contextlib.suppress(OSError):
+                _system_libraries.append(ctypes.CDLL(soname))
+        if "c" not in _SONAMES or not _system_libraries:
+            _system_libraries.append(ctypes.CDLL(None))
+    for lib in _system_libraries:
+        try:
+            return ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+        except AttributeError:
+            continue
+    return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -641,17 +736,52 @@ def _check_externals(names: list[str]) -> None:
         install = _providers.get(name) if name not in _registered else None
         if install is not None:
             install()
-    missing = [n for n in names if n not in _registered and llvm.address_of_symbol(n) is None]
+    missing = [n for n in names if _resolve(n) is None]
     if missing:
-        listed = ", ".join(f"'{n}'" for n in missing)
-        raise MissingSymbolError(
-            f"the compiled code uses undefined external symbol(s) {listed}: define them in the "
-            "module or register them with xmux.runtime.jit.register_symbol(name, address)"
-        )
+        _missing(missing)
+
+
+def _load_native(parts: list[bytes]) -> elf_loader.Image | None:
+    """``parts`` loaded by the ELF loader, or None where it does not take them (another
+    machine, debug information, ``XMUX_LOADER=mcjit``...): MCJIT loads them then."""
+    choice = os.environ.get("XMUX_LOADER", "").strip().lower() or "native"
+    if choice not in ("native", "mcjit"):
+        raise XmuxError(f"XMUX_LOADER must be 'native' or 'mcjit', got {choice!r}")
+    if choice == "mcjit" or _traced():
+        return None
+    try:
+        return elf_loader.load(parts, _resolve)
+    except elf_loader.Unsupported:
+        return None
+    except elf_loader.MissingSymbol as e:
+        _missing(e.args[0])
+
+
+def _traced() -> bool:
+    """Whether a debugger is attached: MCJIT registers what it loads with gdb's JIT interface
+    (kernels' names in a backtrace), the ELF loader does not."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("TracerPid:"):
+                    return line.split()[1] != "0"
+    except OSError:
+        pass
+    return False
+
+
+def _missing(names: list[str]) -> NoReturn:
+    listed = ", ".join(f"'{n}'" for n in names)
+    raise MissingSymbolError(
+        f"the compiled code uses undefined external symbol(s) {listed}: define them in the "
+        "module or register them with xmux.runtime.jit.register_symbol(name, address)"
+    )
 
 
 class JitModule:
-    """Compiled code loaded in an MCJIT engine; keeps the engine alive while referenced."""
+    """Compiled code, loaded by ``runtime/elf_loader.py`` where it takes the object whole,
+    else in an MCJIT engine (``XMUX_LOADER=mcjit``: always); keeps its memory (the loader's
+    image or the engine) alive while referenced."""
 
     def __init__(
         self,
@@ -660,25 +790,34 @@ class JitModule:
         record: dict,
         source: str,
     ) -> None:
-        t = _target()
         self.key = key
         #: "compiled" (built now), "disk" (the disk cache) or "binary" (``xmux.load``)
         self.source = source
         self.object_code = obj
         self._record = record
         self._addresses: dict[str, int] = {}
-        holder = llvm.parse_assembly("")
-        holder.triple = t.triple
-        holder.data_layout = t.data_layout
-        self._engine = llvm.create_mcjit_compiler(holder, t.new_machine())
         parts = unpack_objects(obj)  # a module built in parts (``_build_split``): all of them
-        self._objects = [llvm.ObjectFileRef.from_data(o) for o in parts]
-        for o in self._objects:
-            self._engine.add_object_file(o)
-        self._engine.finalize_object()
+        self._image = _load_native(parts)
+        #: "native" (runtime/elf_loader.py) or "mcjit"
+        self.loader = "native" if self._image is not None else "mcjit"
+        if self._image is None:
+            t = _target()
+            holder = llvm.parse_assembly("")
+            holder.triple = t.triple
+            holder.data_layout = t.data_layout
+            self._engine = llvm.create_mcjit_compiler(holder, t.new_machine())
+            self._objects = [llvm.ObjectFileRef.from_data(o) for o in parts]
+            for o in self._objects:
+                self._engine.add_object_file(o)
+            self._engine.finalize_object()
         if perf_map.enabled():
             for o in parts:
-                perf_map.record(o, self.exports, self._engine.get_function_address)
+                perf_map.record(o, self.exports, self._lookup_address)
+
+    def _lookup_address(self, symbol: str) -> int:
+        if self._image is not None:
+            return self._image.address(symbol)
+        return self._engine.get_function_address(symbol)
 
     @property
     def kernel_infos_json(self) -> str:
@@ -695,7 +834,7 @@ class JitModule:
         with _lock:
             addr = self._addresses.get(symbol)
             if addr is None:
-                addr = self._engine.get_function_address(symbol) if symbol in self.exports else 0
+                addr = self._lookup_address(symbol) if symbol in self.exports else 0
                 if not addr:
                     known = ", ".join(self.exports) or "none"
                     raise XmuxError(
@@ -783,7 +922,7 @@ def load_cached(cache_key: str, *, cache_dir: Path | str | None = None,
 
 def _tuning(vector_bits: int | None, internalize: bool) -> str:
     """The part of a cache key that says how LLVM was asked to build."""
-    narrow = _target().machine_for(vector_bits) is not _target().machine
+    narrow = vector_bits == 256 and host_has_wide_vectors()
     return ("prefer-256" if narrow else "") + ("" if internalize else "+exported")
 
 
@@ -820,13 +959,13 @@ def compile_ir(
     """
     with _lock:
         directory = _resolve_dir(cache_dir, disk_cache)
-        machine = _target().machine_for(vector_bits)
-        narrow = machine is not _target().machine
         key = _key("\0".join((ir_text, *link)), kernel_infos_json, cache_key,
                    _tuning(vector_bits, internalize))
         hit = _lookup(key, directory)
         if hit is not None:
             return hit
+        machine = _target().machine_for(vector_bits)
+        narrow = machine is not _target().machine
         remote = _remote_build(ir_text, link, narrow, internalize)
     parts = _parts(ir_text, link, internalize)
     split = None if parts is None else (lambda settings: _build_split(parts, machine, settings))
@@ -877,6 +1016,9 @@ def module_at(address: int) -> JitModule | None:
 def host_cpu() -> tuple[str, str, str]:
     """(triple, CPU name, features) of the machine itself (not ``XMUX_CPU``'s model): what a
     saved binary's code must run on."""
+    if not env.cpu_model("XMUX_CPU"):
+        d = host_target()  # the host's own facts: no LLVM on a warm start
+        return d.triple, d.chip, d.features
     t = _target()
     return t.triple, llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
