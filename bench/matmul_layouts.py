@@ -14,6 +14,9 @@ Forms (16×16 work-groups, results checked against numpy):
 - ``pack-pass``: ``naive`` with ``pack-group-panels`` after ``work-item-unroll-and-jam`` (the
   copy per work-group, counted).
 
+Each form's local-size variant is launched until its tuner has chosen among its builds
+(printed: for ``naive``, "packed" is its twin with ``pack-group-panels``), then timed.
+
 ``--huge`` also runs every form on arrays madvise'd for transparent huge pages (where the
 kernel allows it), to tell TLB misses from the rest. One thread: the calling thread's CPU
 time; more: wall time. Rounds alternate the forms; the best time of each is reported.
@@ -88,6 +91,20 @@ def _array(shape: tuple[int, ...], huge: bool) -> np.ndarray:
     return a
 
 
+def _settle(k: object, n: int, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> str:
+    """Launch until the variant's tuner has chosen among its builds (512/256-bit, the
+    generic entry, the packed twin): the rounds then time what xmux keeps running."""
+    for _ in range(60):
+        k(np.int32(n), a, b, c, global_size=(n, n), local_size=(16, 16),  # type: ignore[operator]
+          threads=OPTS.threads)
+        tuner = k._launcher.variants.built.get((16, 16, 1))  # type: ignore[attr-defined]
+        if tuner is not None and not hasattr(tuner, "chosen_entry"):
+            return "variant (not tuned)"
+        if tuner is not None and tuner.chosen_entry is not None:
+            return tuner.names[tuner._chosen]  # noqa: SLF001
+    return "not settled"
+
+
 def main() -> None:
     kernels = {name: xmux.compile(src, wait=True).kernel("matmul_naive")
                for name, src in _forms().items()}
@@ -104,6 +121,10 @@ def main() -> None:
             b[...] = rng.random((n, n), dtype=np.float32)
             bp[...] = b.reshape(n, n // 16, 16).transpose(1, 0, 2)
             ref = a.astype(np.float64) @ b
+            chosen = {name: _settle(k, n, a, bp if name == "packedB" else b, c)
+                      for name, k in kernels.items()}
+            print(f"n={n}{' THP' if huge else ''}: the tuners chose "
+                  + ", ".join(f"{k} {v}" for k, v in chosen.items()), flush=True)
             best: dict[str, float] = {}
             for r in range(OPTS.rounds):
                 order = list(kernels.items())

@@ -110,10 +110,13 @@ class Settings(Protocol):
 
 class Lowered(NamedTuple):
     """A variant's LLVM IR and whether its float results may depend on the vector width
-    (``tuning.width_dependent`` of its lowered module: then it is not tuned)."""
+    (``tuning.width_dependent`` of its lowered module: then it is not tuned); ``packed``: the
+    IR of its twin with ``pack-group-panels`` (None: the pass packs nothing in it), a build
+    the variant's tuner samples too."""
 
     ir: str
     width_dependent: bool
+    packed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -445,22 +448,37 @@ class LocalSizeVariants:
                 return None
             return jit.load_cached(key, disk_cache=source.disk_cache, vector_bits=vector_bits)
 
+        def notes() -> dict[str, bool]:
+            return {"width_dependent": lower().width_dependent,
+                    "packed": lower().packed is not None}
+
         def build(vector_bits: int | None = None) -> object:
             compiled = cached(vector_bits) or jit.compile_ir(
                 lower().ir, cache_key=key, disk_cache=source.disk_cache,
-                vector_bits=vector_bits, notes={"width_dependent": lower().width_dependent})
+                vector_bits=vector_bits, notes=notes())
+            return abi.EntryHookFn(compiled.address(symbol))  # type: ignore[attr-defined]
+
+        def build_packed() -> object:  # the twin with pack-group-panels, at the host's width
+            twin = None if key is None else hashlib.sha256(f"{key}/packed".encode()).hexdigest()
+            compiled = (twin is not None and jit.load_cached(
+                twin, disk_cache=source.disk_cache)) or jit.compile_ir(
+                lower().packed or "", cache_key=twin, disk_cache=source.disk_cache)
             return abi.EntryHookFn(compiled.address(symbol))  # type: ignore[attr-defined]
 
         hit = cached()
-        width_dependent = None if hit is None else hit.notes.get("width_dependent")  # type: ignore[attr-defined]
-        if not isinstance(width_dependent, bool):  # no hit, or a record without the note
-            width_dependent = lower().width_dependent
+        facts = {} if hit is None else hit.notes  # type: ignore[attr-defined]
+        width_dependent, packed = facts.get("width_dependent"), facts.get("packed")
+        if not isinstance(width_dependent, bool) or not isinstance(packed, bool):
+            width_dependent = lower().width_dependent  # no hit, or a record without the notes
+            packed = lower().packed is not None
 
         names = self.builds()
         if not names or width_dependent:
             return build()
         makers = {"512-bit": build, "variant": build, "256-bit": lambda: build(256),
-                  "generic": lambda: self.generic}
+                  "generic": lambda: self.generic, "packed": build_packed}
+        if packed:
+            names = (*names, "packed")
         return tuning.BuildTuner([makers[n] for n in names], self._label(local), names)
 
 

@@ -106,3 +106,54 @@ def test_bad_option_names_the_pass() -> None:
 
     with pytest.raises(XmuxError, match="pack-group-panels: pack_bytes"):
         PackGroupPanels(pack_bytes=-1).apply(None, ModuleOp([]))  # type: ignore[arg-type]
+
+
+def _variant(kernel: object, local: tuple[int, ...]) -> object:
+    """The kernel's variant for ``local`` (a tuner over its builds), None before it exists."""
+    return kernel._launcher.variants.built.get(local)  # type: ignore[attr-defined]
+
+
+def _launch_until_chosen(kernel: object, args: tuple, n: int) -> list[np.ndarray]:
+    """Launches (16x16 groups) until the variant's tuner has chosen; each launch's C."""
+    out = []
+    for _ in range(80):
+        c = np.zeros((n, n), np.float32)
+        kernel(*args, c, global_size=(n, n), local_size=(16, 16))  # type: ignore[operator]
+        out.append(c)
+        tuner = _variant(kernel, (16, 16, 1))
+        if getattr(tuner, "chosen_entry", None) is not None:
+            break
+    return out
+
+
+def test_tuner_samples_the_packed_twin_of_a_variant(tmp_path, monkeypatch) -> None:
+    """The local-size variant of the naive matmul is built with and without
+    pack-group-panels (which wins on some hosts, loses on others); the tuner times both, and
+    every build computes the same bits. A warm start knows the twin from the cache's notes."""
+    monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("XMUX_CACHE", raising=False)
+    n = 64
+    rng = np.random.default_rng(5)
+    a, b = (rng.standard_normal((n, n)).astype(np.float32) for _ in range(2))
+    for run in range(2):  # the second program is a warm start from the disk cache
+        k = xmux.compile(KERNEL_MATMUL, wait=True, tune=True).kernel("matmul")
+        results = _launch_until_chosen(k, (n, a, b), n)
+        tuner = _variant(k, (16, 16, 1))
+        assert "packed" in tuner.names, (run, tuner.names)  # type: ignore[attr-defined]
+        assert tuner.chosen_entry is not None  # type: ignore[attr-defined]
+        for c in results:
+            assert np.array_equal(c, results[0])
+        np.testing.assert_allclose(results[0], a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_no_packed_twin_where_nothing_packs() -> None:
+    from tests.kernel_texts import VECADD
+
+    k = xmux.compile(VECADD, wait=True, tune=True, cache=False).kernel("vecadd")
+    x = np.arange(1024, dtype=np.float32)
+    out = np.zeros_like(x)
+    for _ in range(3):
+        k(x, x, out, global_size=(1024,), local_size=(64,))
+    tuner = _variant(k, (64, 1, 1))
+    assert "packed" not in getattr(tuner, "names", [])
+    np.testing.assert_array_equal(out, 2 * x)

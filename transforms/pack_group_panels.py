@@ -36,11 +36,16 @@ else the original nest.
 
 Options: ``pack_bytes`` (default ``PACK_BYTES``, 0 turns the pass off).
 
-Not in the default pipeline (add it after ``work-item-unroll-and-jam``): per work-group, the
-copy costs more than the contiguous reads save where the group reuses its panel only a few
-times. Naive matmul 1024² on one Zen 4 core, 16x16 groups (R = 8: each panel read by 2 row
-blocks): 75 GFLOP/s without it, 44 with it; 2048²: 46 against 42. The copy's strided reads
-are latency-bound, where the unpacked nest overlaps the same misses with its arithmetic. What
+Not in the default pipeline (add it after ``work-item-unroll-and-jam``): whether the copy per
+work-group pays depends on the host. Naive matmul 1024² on one Zen 4 core, 16x16 groups
+(R = 8: each panel read by 2 row blocks): 75 GFLOP/s without it, 44 with it (2048²: 46
+against 42: the copy's strided reads are latency-bound, where the unpacked nest overlaps the
+same misses with its arithmetic); on one core of an Emerald Rapids Xeon: 20 without, 43 with
+(2048²: 27 against 43; 16 cores at 2048²: 299 against 592 GFLOP/s; bench/RESULTS.md). So a
+local-size variant's tuner (``runtime/tuning.py``) times a *packed twin* of the variant
+beside its other builds and keeps the faster on the host at hand: ``twin_pipeline`` is the
+variant's pipeline with this pass after ``work-item-unroll-and-jam``, for kernels where it
+packs something (``pack_panels`` counts the nests; the twin's lowering stops where it is 0). What
 a BLAS does instead is pack a panel once for all the groups that read it (every group of a
 column), which needs a buffer that outlives a group (the entry hook's, per slice) and a band
 schedule that keeps a thread on one column; that is the next step, not this pass.
@@ -85,6 +90,7 @@ After::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -303,7 +309,7 @@ class _Cloner:
         return self.map[v]
 
 
-def _pack(nest: _Nest, budget: int, lanes: int) -> None:
+def _pack(nest: _Nest, budget: int, lanes: int) -> bool:
     """Pack ``nest``'s panels (``lanes``: elements of a vector register, the copy's width)."""
     outer, k_loop = nest.outer, nest.k_loop
     kernel = outer.parent_op()
@@ -314,7 +320,7 @@ def _pack(nest: _Nest, budget: int, lanes: int) -> None:
     if k_trips is not None:
         cap = min(cap, max(k_trips, 1))
     if cap < MIN_TRIPS and (k_trips is None or cap < k_trips):
-        return
+        return False
     # buffers at the top of the entry block: static allocas, once per kernel call
     entry = kernel.body.block
     first = entry.first_op
@@ -337,7 +343,7 @@ def _pack(nest: _Nest, budget: int, lanes: int) -> None:
     Rewriter.insert_op(ops, InsertPoint.before(outer))
     if not guarded:
         _use_panels(nest.panels, bufs, k_loop)
-        return
+        return True
     trips = arith.SubiOp(ub, lb)
     c_cap = arith.ConstantOp.from_int_and_width(cap, IndexType())
     fits = arith.CmpiOp(trips, c_cap, "sle")
@@ -357,6 +363,7 @@ def _pack(nest: _Nest, budget: int, lanes: int) -> None:
     Rewriter.insert_op([trips, c_cap, fits, guard], InsertPoint.before(outer))
     outer.detach()
     orig.add_ops([outer, scf.YieldOp()])
+    return True
 
 
 def _emit_copy(nest: _Nest, lb: SSAValue, ub: SSAValue, bufs: list[SSAValue],
@@ -420,8 +427,44 @@ class PackGroupPanels(ModulePass):
             )
         if self.pack_bytes == 0:
             return
-        target = attrs.get_target(op)
-        lanes = target.vector_floats if target.vector_bits.data else 16
-        for kernel in attrs.entry_points(op):
-            for nest in _nests(kernel):
-                _pack(nest, self.pack_bytes, lanes)
+        pack_panels(op, self.pack_bytes)
+
+
+def pack_panels(module: ModuleOp, pack_bytes: int = PACK_BYTES) -> int:
+    """Pack the panels of every packable nest of ``module``'s kernels; the number of nests
+    packed (0: the module is unchanged)."""
+    target = attrs.get_target(module)
+    lanes = target.vector_floats if target.vector_bits.data else 16
+    return sum(_pack(nest, pack_bytes, lanes)
+               for kernel in attrs.entry_points(module) for nest in _nests(kernel))
+
+
+class NothingToPack(Exception):
+    """The packed twin of a variant would be the variant itself: its lowering stops."""
+
+
+def twin_pipeline(pipeline: Sequence[ModulePass], module: ModuleOp
+                  ) -> list[ModulePass] | None:
+    """``pipeline`` with ``pack-group-panels`` after ``work-item-unroll-and-jam``, for a
+    kernel with a loop holding a load (what the pass could pack); None otherwise. Per work-
+    group packing wins on some hosts and loses on others (its docstring: 75 -> 44 GFLOP/s on
+    Zen 4, 20 -> 43 on an Emerald Rapids Xeon, bench/RESULTS.md), so the tuner measures it."""
+    names = [p.name for p in pipeline]
+    if "work-item-unroll-and-jam" not in names or "pack-group-panels" in names:
+        return None
+    if not any(isinstance(op, scf.ForOp) and any(isinstance(o, memref.LoadOp)
+                                                 for o in op.walk())
+               for op in module.walk()):
+        return None
+
+    class PackOrStop(PackGroupPanels):
+        """The pass, stopping the twin's lowering where it packs nothing (a class of this
+        function's: the registry finds one class per pass name in the module)."""
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            if not pack_panels(op, self.pack_bytes):
+                raise NothingToPack
+
+    at = names.index("work-item-unroll-and-jam") + 1
+    return [*pipeline[:at], PackOrStop(), *pipeline[at:]]
+

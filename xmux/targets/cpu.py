@@ -378,8 +378,20 @@ def _lower_variant(source: object, pipeline: object, kernel: str,
     if kernel in kernels:
         attrs.set_reqd_work_group_size(kernels[kernel], local)
         _keep_only_kernel(module, kernel)
+    from xmux.transforms import pack_group_panels as pack
+
+    twin = pack.twin_pipeline(pipeline, module)  # type: ignore[arg-type]
+    clone = module.clone() if twin is not None else None
     ir_text = compile_to_llvm_ir(module, pipeline)[0]  # type: ignore[arg-type]
-    return Lowered(ir_text, tuning.width_dependent(module))
+    packed = None
+    if clone is not None and twin is not None:
+        try:
+            packed = compile_to_llvm_ir(clone, twin)[0]
+        except pack.NothingToPack:
+            pass
+    return Lowered(ir_text, tuning.width_dependent(module), packed)
+
+
 
 
 class _Host:
