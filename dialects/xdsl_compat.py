@@ -196,6 +196,19 @@ def _print_copy(self: memref.CopyOp, printer: Printer) -> None:
 
 
 @_patch("core")
+def lazy_op_formats() -> None:
+    # speed (issue 33 item 2): an op class's assembly format is parsed on its first parse or
+    # print, not when the class is defined (dialects/xdsl_fast.py); first among the patches:
+    # the op classes defined after it (every dialect module a context loads later) get it
+    from xdsl.irdl import operations
+
+    from xmux.dialects import xdsl_fast
+
+    _set(operations, "get_accessors_from_op_def",
+         xdsl_fast.lazy_formats(operations.get_accessors_from_op_def))
+
+
+@_patch("core")
 def memref_copy_syntax() -> None:
     # xDSL 0.74's memref.copy has only the generic form; upstream prints
     # `memref.copy %a, %b : memref<4xf32> to memref<4xf32>`

@@ -378,3 +378,52 @@ def fast_lex(original: Callable[..., Any]) -> Callable[..., Any]:
 
     lex.__wrapped__ = original  # type: ignore[attr-defined]
     return lex
+
+
+def lazy_formats(
+    get_accessors: Callable[[OpDef, Any], dict[str, Any]],
+) -> Callable[[OpDef, Any], dict[str, Any]]:
+    """``get_accessors_from_op_def`` (what ``irdl_op_definition`` builds an op class's
+    methods with) parsing the class's ``assembly_format`` on its first ``parse`` or
+    ``print`` rather than when the class is defined: a process defines ~260 such classes and
+    parses or prints a few of them (the format parser took 83 ms of a 560 ms cold compile).
+    The parse and print are xDSL's own ``FormatProgram``'s; a format xDSL refuses raises
+    its ``PyRDLOpDefinitionError`` at that first use (``tests/test_xdsl_fast.py`` parses
+    every loaded op's format, so none of xmux's or xDSL's is found late)."""
+    from xdsl.irdl.declarative_assembly_format import FormatProgram
+    from xdsl.irdl.operations import PyRDLOpDefinitionError
+    from xdsl.utils.exceptions import ParseError
+
+    def accessors(op_def: OpDef, custom_verify: Any) -> dict[str, Any]:  # noqa: ANN401
+        text = op_def.assembly_format
+        if text is None:
+            return get_accessors(op_def, custom_verify)
+        op_def.assembly_format = None  # xDSL's own code, but no format parsed
+        try:
+            new_attrs = get_accessors(op_def, custom_verify)
+        finally:
+            op_def.assembly_format = text
+        program: list[FormatProgram] = []
+
+        def format_program() -> FormatProgram:
+            if not program:  # two threads may both parse it: the same program either way
+                try:
+                    program.append(FormatProgram.from_str(text, op_def))
+                except ParseError as e:
+                    raise PyRDLOpDefinitionError(
+                        "Error during the parsing of the assembly format: ", e.args
+                    ) from e
+            return program[0]
+
+        def parse_with_format(cls: type[Operation], parser: Any) -> Operation:  # noqa: ANN401
+            return format_program().parse(parser, cls)
+
+        def print_with_format(self: Operation, printer: Any) -> None:  # noqa: ANN401
+            return format_program().print(printer, self)
+
+        new_attrs["parse"] = classmethod(parse_with_format)
+        new_attrs["print"] = print_with_format
+        new_attrs["_xmux_format_program"] = staticmethod(format_program)
+        return new_attrs
+
+    return accessors

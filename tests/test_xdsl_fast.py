@@ -86,3 +86,43 @@ def test_constraints_of_a_hint_are_made_once() -> None:
     assert xdsl.irdl.irdl_to_attr_constraint(ArrayAttr[IntAttr]) is made
     with xdsl_own():
         assert xdsl.irdl.irdl_to_attr_constraint(ArrayAttr[IntAttr]) == made
+
+
+def test_every_loaded_op_format_parses() -> None:
+    """Assembly formats are parsed on an op's first parse or print (``lazy_formats``): every
+    format of every dialect a context loads must still be one xDSL accepts, found here, not
+    by the first user of the op."""
+    from xmux.registry import get_all_dialects
+
+    lazy = 0
+    for name, load in get_all_dialects().items():
+        for op in load().operations:
+            program = getattr(op, "_xmux_format_program", None)
+            if program is not None:
+                lazy += 1
+                assert program() is not None, (name, op.name)
+    assert lazy > 0  # the dialects this process imported after the patch
+
+
+def test_a_fresh_process_defines_ops_without_parsing_formats() -> None:
+    """In a fresh process the dialects a context loads after xmux's patches parse no format
+    until an op is parsed or printed; the round trip is xDSL's."""
+    import subprocess
+
+    probe = (
+        "import xmux.registry\n"
+        "from xdsl.irdl import declarative_assembly_format as daf\n"
+        "calls = []\n"
+        "orig = daf.FormatProgram.from_str\n"
+        "daf.FormatProgram.from_str = staticmethod(lambda *a: calls.append(1) or orig(*a))\n"
+        "from xdsl.dialects import arith, llvm\n"
+        "assert calls == [], len(calls)\n"
+        "from xmux.stages import parse\n"
+        "m = parse('%a = arith.constant 1 : i32\\n%b = arith.addi %a, %a : i32\\n')\n"
+        "assert 'arith.addi %a, %a : i32' in str(m), str(m)\n"
+        "print(len(calls))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert 1 <= int(done.stdout.strip()) <= 6  # the formats of the ops used, not ~200
