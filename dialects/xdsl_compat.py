@@ -39,14 +39,16 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i64
 from xdsl.ir import Block, Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+if TYPE_CHECKING:
+    from xdsl.dialects import memref, scf
 
 __all__ = [
     "PATCHES",
@@ -210,6 +212,8 @@ def lazy_op_formats() -> None:
 
 @_patch("core")
 def memref_copy_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74's memref.copy has only the generic form; upstream prints
     # `memref.copy %a, %b : memref<4xf32> to memref<4xf32>`
     _syntax(memref.CopyOp, _parse_copy, _print_copy)
@@ -238,6 +242,8 @@ def _print_extract_ptr(self: memref.ExtractAlignedPointerAsIndexOp, printer: Pri
 
 @_patch("core")
 def memref_extract_aligned_pointer_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74 has only the generic form; upstream prints
     # `%p = memref.extract_aligned_pointer_as_index %a : memref<4xf32> -> index`
     _syntax(memref.ExtractAlignedPointerAsIndexOp, _parse_extract_ptr, _print_extract_ptr)
@@ -263,6 +269,8 @@ def _print_cast(self: memref.CastOp, printer: Printer) -> None:
 
 @_patch("core")
 def memref_cast_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74 has only the generic form; upstream prints
     # `%d = memref.cast %a : memref<13xf32> to memref<?xf32>`
     _syntax(memref.CastOp, _parse_cast, _print_cast)
@@ -316,6 +324,8 @@ def _print_atomic_rmw(self: memref.AtomicRMWOp, printer: Printer) -> None:
 
 @_patch("core")
 def memref_atomic_rmw_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74 has only the generic form (the kind an integer property); upstream prints
     # `%old = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<10xf32>) -> f32`
     _syntax(memref.AtomicRMWOp, _parse_atomic_rmw, _print_atomic_rmw)
@@ -382,6 +392,8 @@ def _print_global(self: memref.GlobalOp, printer: Printer) -> None:
 
 @_patch("core")
 def memref_global_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74 has only the generic form; upstream prints
     # `memref.global "private" constant @c : memref<2xi32> = dense<[1, 4]> {alignment = 64}`.
     # A declaration without `=` (upstream: external) reads as `= uninitialized`: xDSL's
@@ -391,6 +403,8 @@ def memref_global_syntax() -> None:
 
 @_patch("core")
 def memref_generic_atomic_rmw() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74's memref dialect lacks memref.generic_atomic_rmw / memref.atomic_yield
     # (xmux's definitions: dialects/memref_atomic.py); added to xDSL's dialect so that a
     # context's `memref` knows them (xDSL's Dialect has no public add_op)
@@ -421,6 +435,8 @@ def _parse_while_without_operands(cls: type[scf.WhileOp], parser: Parser) -> scf
 
 @_patch("core")
 def scf_while_without_operands() -> None:
+    from xdsl.dialects import scf
+
     # xDSL 0.74's scf.while parses only with an operand list, `scf.while () : () -> ()`;
     # upstream prints a loop without loop-carried values as `scf.while : () -> () {...}`
     xdsl_parse = scf.WhileOp.parse.__func__
@@ -435,6 +451,8 @@ def scf_while_without_operands() -> None:
 
 @_patch("core")
 def scf_index_switch_empty_regions() -> None:
+    from xdsl.dialects import scf
+
     # upstream prints a region of scf.index_switch that only yields as `{\n}` (the scf.yield
     # elided); xDSL 0.74 reads it as a region without a block, which fails to verify
     xdsl_parse = scf.IndexSwitchOp.parse.__func__
@@ -450,6 +468,8 @@ def scf_index_switch_empty_regions() -> None:
 
 
 def _parse_parallel(cls: type[scf.ParallelOp], parser: Parser) -> scf.ParallelOp:
+    from xdsl.dialects import scf
+
     paren = Parser.Delimiter.PAREN
     ivs = parser.parse_comma_separated_list(
         paren, lambda: parser.parse_argument(expect_type=False))
@@ -517,6 +537,8 @@ def _print_parallel(self: scf.ParallelOp, printer: Printer) -> None:
 
 @_patch("core")
 def scf_parallel_syntax() -> None:
+    from xdsl.dialects import scf
+
     # xDSL 0.74's scf.parallel has only the generic form; upstream prints
     # `scf.parallel (%i) = (%lb) to (%ub) step (%s) init (%x) -> f32 { ... scf.reduce(...) }`
     # (the terminator printed; without one, an empty `scf.reduce` as upstream's parser adds)
@@ -556,6 +578,8 @@ def _print_reduce(self: scf.ReduceOp, printer: Printer) -> None:
 
 @_patch("core")
 def scf_reduce_regions() -> None:
+    from xdsl.dialects import scf
+
     # xDSL 0.74's declarative scf.reduce reads one region after the values; upstream writes
     # one per value, comma-separated: `scf.reduce(%a, %b : f32, i32) {...}, {...}`
     _syntax(scf.ReduceOp, _parse_reduce, _print_reduce)
@@ -704,6 +728,8 @@ def vector_newer_ops() -> None:
 
 @_patch("core")
 def scf_forall_op() -> None:
+    from xdsl.dialects import scf
+
     # xDSL 0.74's scf dialect lacks scf.forall / scf.forall.in_parallel (linalg tiling and
     # clients' parallel loops write `scf.forall (%i) in (4) {...}`); xmux's definitions
     # (dialects/scf_forall.py) join it
@@ -716,6 +742,8 @@ def scf_forall_op() -> None:
 
 @_patch("core")
 def memref_rank_cast_scope_syntax() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74 reads memref.rank / memory_space_cast / alloca_scope(.return) only in the
     # generic form; upstream prints `memref.rank %m : memref<?xf32>`,
     # `memref.memory_space_cast %m : memref<4xf32> to memref<4xf32, 1>`, `memref.alloca_scope {`
@@ -729,6 +757,8 @@ def memref_rank_cast_scope_syntax() -> None:
 
 @_patch("core")
 def memref_assume_alignment_llvm19() -> None:
+    from xdsl.dialects import memref
+
     # xDSL 0.74's memref.assume_alignment has a result (LLVM 20's); mlir-opt-19 rejects
     # `%0 = memref.assume_alignment ...` ("cannot name an operation with no results"):
     # xmux's LLVM 19 definition (dialects/memref_ops.py) replaces it
