@@ -258,7 +258,7 @@ def _symbol_values(n: int, obj: _Object, table: list[tuple[str, int, int, int, i
                    resolve: Callable[[str], int | None], missing: list[str]) -> list[int | None]:
     """The address of each symbol of ``obj``'s table (None: one no relocation may use)."""
     values: list[int | None] = []
-    for name, binding, _kind, shndx, value in table:
+    for name, _binding, _kind, shndx, value in table:
         if shndx == _SHN_COMMON:
             raise Unsupported(f"common symbol {name}")
         if shndx == _SHN_UNDEF:
@@ -275,10 +275,8 @@ def _symbol_values(n: int, obj: _Object, table: list[tuple[str, int, int, int, i
             values.append(value)
         elif (n, shndx) in places:
             values.append(base + places[n, shndx] + value)
-        elif binding == _STB_LOCAL and obj.sections[shndx].size == 0:
-            values.append(None)  # an empty section (.text): nothing may point into it
-        else:
-            values.append(None)  # a section not loaded (.eh_frame): its relocations skipped
+        else:  # a section not loaded (.eh_frame, an empty .text): a relocation using it
+            values.append(None)  # is skipped with its section, or refused (_relocate)
     return values
 
 
