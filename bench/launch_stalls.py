@@ -129,10 +129,11 @@ def one(kernel: str, quick: bool) -> dict:
         def check() -> None:
             np.testing.assert_allclose(out, conv_ref(img, current["w"]), rtol=1e-4, atol=1e-4)
     launcher = k._launcher
-    times, swapped, emulated_at = [], None, []
+    times, starts, swapped, emulated_at = [], [], None, []
     for i in range(LAUNCHES):
         before = launcher.emulated_launches
         t = time.perf_counter()
+        starts.append(t)
         launch(values[i])
         times.append(time.perf_counter() - t)
         check()
@@ -189,6 +190,12 @@ def one(kernel: str, quick: bool) -> dict:
         "background_builds": tiered.stats["built"],
         "failures": [f"{label}: {e}" for label, e in tiered.failures],
         "times_ms": [round(t * 1e3, 3) for t in times],
+        # when each launch began, and each background build was queued, started and
+        # finished, in ms from the first launch's start
+        "starts_ms": [round((t - starts[0]) * 1e3, 3) for t in starts],
+        "jobs": [[job.label, *(None if at is None else round((at - starts[0]) * 1e3, 3)
+                               for at in (job.queued_at, job.started_at, job.finished_at))]
+                 for job in getattr(tiered, "log", ())],
     }
 
 

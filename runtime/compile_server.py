@@ -173,7 +173,7 @@ class _Gone(Exception):
 class _Server:
     """A running server: its process, pipes and stderr file."""
 
-    def __init__(self, idle: bool = False) -> None:
+    def __init__(self, idle: bool = False, warm_up: str | None = None) -> None:
         # imported here: a warm start from the disk cache never starts a server (~2.5 ms)
         import fcntl
         import subprocess
@@ -188,10 +188,14 @@ class _Server:
                      f"except (AttributeError, OSError): os.nice({BACKGROUND_NICE})\n")
         elif idle:
             lower = f"import os; os.nice({BACKGROUND_NICE}); "
-        code = (f"{lower}import sys; sys.path[:0] = {[p for p in sys.path if p]!r}; "
-                f"from xmux.runtime.compile_server import serve; serve({_warm_up!r})")
+        # -S, then site.main() once the priority is lowered: the site start-up (the .pth
+        # files of an environment: ~10-20 ms, more on a loaded host) runs in the idle class
+        # too, not beside the launches that go on meanwhile
+        code = (f"{lower}import site; site.main(); import sys; "
+                f"sys.path[:0] = {[p for p in sys.path if p]!r}; "
+                f"from xmux.runtime.compile_server import serve; serve({warm_up or _warm_up!r})")
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-S", "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.err, start_new_session=True, close_fds=True,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -277,6 +281,13 @@ class _Server:
         return quiet_remarks(text)
 
     def close(self, kill: bool = False) -> None:
+        """Close its pipes and wait for its exit; ``kill``, or a server still starting (its
+        warm-up would run to the end before it sees the pipe closed), is killed first."""
+        if not kill:
+            try:
+                kill = not self.poll_ready()
+            except (_Gone, OSError, ValueError):
+                pass  # exited already, or its pipe closed
         self.closed = True
         for f in (self.proc.stdin, self.proc.stdout):
             try:
@@ -394,6 +405,23 @@ def _call_background(path: str, args: tuple, budget_s: float | None,
             return True
 
         return _ask(server, ready, path, args, budget_s, settle)
+
+
+def prestart(warm_up: str) -> None:
+    """Start the background builds' server now if none runs, ``warm_up`` run before it says
+    it is ready: a program that will soon want a variant has the server's start-up and xDSL's
+    first-use costs (imports, caches: the naive matmul's first variant lowering took 1.5 s in a
+    fresh process on the 2-core VM, later ones 0.3 s) paid by then, at idle priority."""
+    global _bg_server, _bg_failures
+    if not enabled():
+        return
+    with _bg_lock:
+        if _bg_server is not None or _bg_failures >= MAX_FAILURES:
+            return
+        try:
+            _bg_server = _Server(idle=True, warm_up=warm_up)
+        except OSError:
+            _bg_failures += 1
 
 
 def _ask(server: _Server, ready: Callable[[], bool], path: str, args: tuple,

@@ -152,6 +152,11 @@ def call_host(program: HostLaunches, address: int) -> bool:
     """Run the void JIT function at ``address`` as ``program``'s host code; False when a
     failed alloc or host check stopped it (the error is the last of ``program.errors``)."""
     global _jump
+    from xmux.runtime import jit
+
+    reason = jit.cannot_run_here()
+    if reason is not None:
+        raise XmuxError(f"host code: {reason}")
     install_runtime_symbols()
     trampoline = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
         _installed["xmux_host_call"]  # type: ignore[arg-type]

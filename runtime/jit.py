@@ -1023,6 +1023,30 @@ def host_cpu() -> tuple[str, str, str]:
     return t.triple, llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
+_runs_here: list[str | None] = []
+
+
+def cannot_run_here() -> str | None:
+    """Why code built for the JIT's target cannot run on this machine (None: it can).
+    ``XMUX_CPU`` names a model to build for "as on" another host; where that model's vector
+    registers are wider than this host's (AVX-512 code on an AVX2 machine), its code would
+    die of an illegal instruction at its first such instruction. Checked once per process
+    (launches and ``run_main`` ask before running anything)."""
+    if not _runs_here:
+        model = env.cpu_model("XMUX_CPU")
+        reason = None
+        if model:
+            triple, chip, features = host_cpu()
+            mine, _ = _vector_unit(triple, features, lambda: 0)
+            theirs = host_target().vector_bits
+            if mine and theirs > mine:
+                reason = (f"XMUX_CPU={model}: its code uses {theirs}-bit vector registers, "
+                          f"which this host ({chip}) lacks (its widest: {mine}-bit): it "
+                          "cannot run here (building for it, as xmux-opt does, works)")
+        _runs_here.append(reason)
+    return _runs_here[0]
+
+
 def clear_memory_cache() -> None:
     """Forget in-memory modules (their engines live on while referenced elsewhere)."""
     with _lock:

@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
 
+from xmux.abi.errors import XmuxError
 from xmux.abi.kernel_layout import KernelInfo
 from xmux.runtime import abi, launch, pool, tiered, tuning
 from xmux.runtime import spec_constants as _spec
@@ -93,9 +94,32 @@ def synchronous(settings: object) -> bool:
 
 
 def _prebuilt(built: object) -> object:
-    """A background build's variant with every tuning candidate compiled."""
+    """A variant with every tuning candidate compiled (``warm``)."""
     if isinstance(built, tuning.BuildTuner):
         built.build_all()
+    return built
+
+
+def _first_built(built: object, label: str) -> object:
+    """A background build's variant, ready for launches once its first tuning candidate is
+    compiled: the others are compiled by a further background job, and the tuner samples them
+    once that is done (until then the first runs; should that job fail, the candidates it
+    compiled are kept). A variant reaches its launches one candidate's build after the
+    launch that asked for it rather than all of them (the naive matmul's four: ~4×)."""
+    if not isinstance(built, tuning.BuildTuner):
+        return built
+    built.build_first()
+    job = tiered.submit(f"{label}, its tuning candidates", built.build_all)
+
+    def ready() -> bool:  # asked on the launching thread
+        if not job.done:
+            return False
+        if job.error is not None:
+            tiered.finished(job, keeps="the candidates built", stacklevel=6)
+            built.keep_built()
+        return True
+
+    built.hold(ready)
     return built
 
 
@@ -128,6 +152,9 @@ class VariantSource:
     lower: Callable[[tuple[int, ...]], Lowered]
     cache_key: str | None
     disk_cache: bool
+    #: run in the background at a size's first launch (its variant comes with the second):
+    #: gets the variant's builder ready (``CpuProgram._prepare_variants``)
+    prepare: Callable[[], None] | None = None
 
 
 def _frozen_size(v: object) -> object:
@@ -305,14 +332,19 @@ class LocalSizeVariants:
                 seen = self.launches.get(local, 0) + 1
                 self.launches[local] = seen
                 if seen < 2:
+                    source = self.source
+                    if (source is not None and source.prepare is not None
+                            and not synchronous(self.settings)):
+                        tiered.submit("the variants' builder", source.prepare)
                     return None, None, False
                 if self.native_spec:
                     self.built[local] = None
                 elif synchronous(self.settings):
                     self.built[local] = self._compile(local)
                 else:
+                    label = self._label(local)
                     self.pending[local] = tiered.submit(
-                        self._label(local), lambda: _prebuilt(self._compile(local)))
+                        label, lambda: _first_built(self._compile(local), label))
                     self.building = True
                     return None, None, False
             elif not job.done:
@@ -400,9 +432,9 @@ class LocalSizeVariants:
         ready = spec._variant_entries.get((f"{self.info.name}/{local}", spec_values))
         if ready is not None or synchronous(self.settings):
             return ready if ready is not None else self._native_now(local, spec_values)
+        label = f"{self._label(local)} for a value set"
         self.pending[key] = tiered.submit(
-            f"{self._label(local)} for a value set",
-            lambda: _prebuilt(self._native_now(local, spec_values)))
+            label, lambda: _first_built(self._native_now(local, spec_values), label))
         return _PENDING
 
     def _native_now(self, local: tuple[int, ...], spec_values: bytes) -> object:
@@ -647,6 +679,11 @@ class KernelLauncher:
         """First launch: a native program whose kernel reads constants has its generic form
         built in the background, ready before a new value set needs it (``xmux.compile``
         queues it already; this covers ``xmux.load``'s programs)."""
+        from xmux.runtime import jit
+
+        reason = jit.cannot_run_here()
+        if reason is not None:
+            raise XmuxError(f"kernel '{self.info.name}': {reason}")
         self.primed = True
         spec = self.spec
         if spec is None or spec.table.mode != "native" or synchronous(self.settings):

@@ -41,6 +41,7 @@ import collections
 import os
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable
 
@@ -68,7 +69,8 @@ class Job:
     then ``result`` or ``error``. ``wait()`` blocks until it is done (and runs it on the
     calling thread where no builder can: a synchronous build)."""
 
-    __slots__ = ("label", "work", "done", "result", "error", "reported", "_event")
+    __slots__ = ("label", "work", "done", "result", "error", "reported", "_event",
+                 "queued_at", "started_at", "finished_at")
 
     def __init__(self, label: str, work: Callable[[], object]) -> None:
         self.label = label
@@ -79,8 +81,14 @@ class Job:
         #: the launcher has reported ``error`` (once)
         self.reported = False
         self._event = threading.Event()
+        #: ``time.perf_counter()`` when queued, started and finished (benchmarks: when a
+        #: launch could first have used the build)
+        self.queued_at = time.perf_counter()
+        self.started_at: float | None = None
+        self.finished_at: float | None = None
 
     def run(self) -> None:
+        self.started_at = time.perf_counter()
         try:
             self.result = self.work()
         except Exception as e:  # noqa: BLE001 - kept for the launching thread to report
@@ -92,6 +100,8 @@ class Job:
                                                 self.label, e)
         finally:
             self.work = None  # type: ignore[assignment] - drop what the closure holds
+            self.finished_at = time.perf_counter()
+            log.append(self)
             self.done = True
             self._event.set()
 
@@ -107,6 +117,8 @@ class Job:
 failures: list[tuple[str, BaseException]] = []
 #: background builds run to the end (tests and benchmarks)
 stats = {"submitted": 0, "built": 0}
+#: the last jobs run, oldest first (benchmarks: their times)
+log: collections.deque[Job] = collections.deque(maxlen=64)
 
 _lock = threading.Lock()
 _wake = threading.Condition(_lock)
@@ -257,16 +269,16 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
-def finished(job: Job) -> object:
+def finished(job: Job, keeps: str = "the generic code", stacklevel: int = 4) -> object:
     """A done job's result; a failed one's error reported once on this (the launching)
-    thread, and None: the generic code stays."""
+    thread, and None: the generic code (``keeps``: what its launches run instead) stays."""
     if job.error is None:
         return job.result
     if not job.reported:
         job.reported = True
         warnings.warn(
             f"xmux: the background build of {job.label} failed ({type(job.error).__name__}: "
-            f"{job.error}); its launches keep running the generic code",
-            RuntimeWarning, stacklevel=4,
+            f"{job.error}); its launches keep running {keeps}",
+            RuntimeWarning, stacklevel=stacklevel,
         )
     return None

@@ -156,6 +156,8 @@ class BuildTuner:
         self._rounds = 0
         self._last = -1
         self._size: object = None
+        #: while it returns False, launches run the first build unsampled (``hold``)
+        self._held: Callable[[], bool] | None = None
         self._lock = forksafe.lock(self)
 
     @property
@@ -192,6 +194,10 @@ class BuildTuner:
         chosen = self._chosen
         if chosen is not None and (size != self._size or _now() < self._due):
             return self._entries[chosen], False  # settled: every launch asks, no lock taken
+        if self._held is not None:
+            if not self._held():
+                return self._entry(0), False
+            self._held = None
         with self._lock:
             if self._chosen is not None:
                 if _now() < self._due or size != self._size:
@@ -220,6 +226,29 @@ class BuildTuner:
         for i in range(len(self._builds)):
             self._entry(i)
         return self
+
+    def build_first(self) -> BuildTuner:
+        """Build the first candidate now (the rest on their turn, or ``build_all``)."""
+        self._entry(0)
+        return self
+
+    def hold(self, ready: Callable[[], bool]) -> None:
+        """Run the first build, unsampled, until ``ready()`` (asked on each launch until it
+        is true): the other candidates are being built in the background meanwhile."""
+        self._held = ready
+
+    def keep_built(self) -> None:
+        """Drop the candidates not built (their background build failed); a single one left
+        is chosen for good."""
+        keep = [i for i, entry in enumerate(self._entries) if entry is not None]
+        with self._lock:
+            self._builds = [self._builds[i] for i in keep]
+            self._entries = [self._entries[i] for i in keep]
+            self.names = [self.names[i] for i in keep]
+            self._start_round()
+            if len(keep) == 1:
+                self._last = self._chosen = 0
+                self._due = float("inf")
 
     def _entry(self, i: int) -> object:
         if self._entries[i] is None:

@@ -153,3 +153,49 @@ def test_bounds_checked_convolution(local: tuple[int, int]) -> None:
         out = np.zeros((h, w), np.float32)
         k(img, out, taps, global_size=(w, h), local_size=local)
         np.testing.assert_allclose(out, ref, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("host_features, runs", [("+sse2,+sse4.2,-avx", False),
+                                                 ("+avx,+avx2,+fma,-avx512f", None),
+                                                 ("+avx2,+avx512f", True)])
+def test_a_model_wider_than_the_host_is_refused_at_its_first_launch(monkeypatch, host_features,
+                                                                     runs):
+    """XMUX_CPU's model builds anywhere, but its code runs only where the host's vector
+    registers are as wide: a launch or host code of a wider model is an error naming both,
+    not an illegal instruction."""
+    from xmux.runtime import host_symbols
+
+    monkeypatch.setenv("XMUX_CPU", "haswell")
+    monkeypatch.setattr(jit, "_runs_here", [])
+    monkeypatch.setattr(jit, "host_cpu", lambda: ("x86_64-unknown-linux-gnu", "oldchip",
+                                                  host_features))
+    monkeypatch.setattr(jit, "host_target", lambda: jit.TargetDescription(
+        "x86_64-unknown-linux-gnu", "haswell", "", 256, 16))
+    reason = jit.cannot_run_here()
+    if runs is False:
+        assert reason == ("XMUX_CPU=haswell: its code uses 256-bit vector registers, which "
+                          "this host (oldchip) lacks (its widest: 128-bit): it cannot run "
+                          "here (building for it, as xmux-opt does, works)")
+        with pytest.raises(XmuxError, match=r"^host code: XMUX_CPU=haswell: its code uses"):
+            host_symbols.call_host(None, 0)  # type: ignore[arg-type]
+    else:
+        assert reason is None
+    monkeypatch.delenv("XMUX_CPU")
+    monkeypatch.setattr(jit, "_runs_here", [])
+    assert jit.cannot_run_here() is None  # the host's own code
+
+
+def test_a_launch_of_a_model_the_host_cannot_run_names_the_kernel(monkeypatch):
+    text = (
+        'func.func @twice(%x: memref<?xf32>) attributes {mux.kernel = "entry_point"} {\n'
+        '  %i = mux.get_global_id 0 : index\n'
+        '  %v = memref.load %x[%i] : memref<?xf32>\n'
+        '  %r = arith.addf %v, %v : f32\n'
+        '  memref.store %r, %x[%i] : memref<?xf32>\n'
+        '  func.return\n}\n')
+    k = xmux.compile(text, cache=False)["twice"]
+    monkeypatch.setattr(jit, "_runs_here", ["XMUX_CPU=wide: it cannot run here"])
+    x = np.ones(8, np.float32)
+    with pytest.raises(XmuxError, match=r"^kernel 'twice': XMUX_CPU=wide: it cannot run here"):
+        k(x, global_size=8)
+    assert (x == 1).all()

@@ -93,12 +93,138 @@ def test_the_variant_is_built_in_the_background_and_swapped_in(tiered_on):
     assert job.wait(timeout=120) and job.error is None
     k(a, x, y, 37, global_size=N, local_size=32)  # the swap
     assert (32, 1, 1) in launcher.variants.built and not launcher.variants.pending
+    assert tiered.drain(timeout=120)  # its other tuning candidates (the next test)
     for _ in range(tiered_launches(launcher)):  # until its tuner (if any) has chosen
         k(a, x, y, 37, global_size=N, local_size=32)
         np.testing.assert_array_equal(y, first)  # every build computes the same bits
     assert launcher.replay is not None
     ref = (a.astype(np.float64) @ x.astype(np.float64)).astype(np.float32)
     np.testing.assert_allclose(first, ref, rtol=1e-5, atol=1e-5)
+
+
+def _held_candidates(monkeypatch, fail: bool = False):
+    """``BuildTuner.build_all`` (the background job of a variant's other tuning candidates)
+    held until the returned event is set; it then raises where ``fail``."""
+    import threading
+
+    from xmux.runtime import tuning
+
+    go = threading.Event()
+
+    def build_all(self, _f=tuning.BuildTuner.build_all):
+        assert go.wait(timeout=120)
+        if fail:
+            raise RuntimeError("no candidates today")
+        return _f(self)
+
+    monkeypatch.setattr(tuning.BuildTuner, "build_all", build_all)
+    return go
+
+
+def test_the_variant_runs_its_first_candidate_while_the_others_are_built(tiered_on,
+                                                                        monkeypatch):
+    """A background variant reaches its launches once its first tuning candidate is built;
+    the other candidates are a second background job, and the tuner samples them once it is
+    done. Every launch computes the same bits."""
+    go = _held_candidates(monkeypatch)
+    k = xmux.compile(MATVEC, cache=False)["rows"]
+    launcher = k._launcher
+    a, x, y = _matvec(4)
+    k(a, x, y, 37, global_size=N, local_size=32)
+    first = y.copy()
+    k(a, x, y, 37, global_size=N, local_size=32)
+    assert launcher.variants.pending[(32, 1, 1)].wait(timeout=120)
+    k(a, x, y, 37, global_size=N, local_size=32)  # the swap: its first candidate runs
+    tuner = launcher.variants.built[(32, 1, 1)]
+    if not hasattr(tuner, "hold"):
+        pytest.skip("this host's variant is not tuned (one build)")
+    assert launcher.last_entry is tuner._entries[0] is not launcher.entry
+    assert tuner._entries[1:] == [None] * (len(tuner._entries) - 1)
+    for _ in range(3):  # held: the first candidate, no samples, no replay
+        k(a, x, y, 37, global_size=N, local_size=32)
+        assert launcher.last_entry is tuner._entries[0] and tuner.sampling
+        assert not any(tuner._runs) and launcher.replay is None
+        np.testing.assert_array_equal(y, first)
+    go.set()
+    assert tiered.drain(timeout=120)
+    assert all(e is not None for e in tuner._entries)
+    for _ in range(tiered_launches(launcher)):
+        k(a, x, y, 37, global_size=N, local_size=32)
+        np.testing.assert_array_equal(y, first)
+    assert not tuner.sampling and launcher.replay is not None
+
+
+def test_a_failed_candidates_build_keeps_the_first_candidate(tiered_on, monkeypatch):
+    go = _held_candidates(monkeypatch, fail=True)
+    k = xmux.compile(MATVEC, cache=False)["rows"]
+    launcher = k._launcher
+    a, x, y = _matvec(5)
+    for _ in range(2):
+        k(a, x, y, 37, global_size=N, local_size=16)
+    first = y.copy()
+    assert launcher.variants.pending[(16, 1, 1)].wait(timeout=120)
+    k(a, x, y, 37, global_size=N, local_size=16)  # the swap: the first candidate, held
+    tuner = launcher.variants.built[(16, 1, 1)]
+    if not hasattr(tuner, "hold"):
+        pytest.skip("this host's variant is not tuned (one build)")
+    go.set()
+    assert tiered.drain(timeout=120)
+    with pytest.warns(RuntimeWarning, match=r"background build of kernel 'rows' local size "
+                      r"\(16, 1, 1\), its tuning candidates failed \(RuntimeError: no "
+                      r"candidates today\); its launches keep running the candidates built"):
+        k(a, x, y, 37, global_size=N, local_size=16)
+    assert tuner.names == tuner.names[:1] and not tuner.sampling  # the first, for good
+    k(a, x, y, 37, global_size=N, local_size=16)
+    assert launcher.replay is not None and launcher.replay.entry is tuner._entries[0]
+    np.testing.assert_array_equal(y, first)
+
+
+def test_a_first_launch_starts_the_background_server_warmed_up(tiered_on, monkeypatch,
+                                                               tmp_path):
+    """A program compiled here (not a cache hit) starts the background compile server at a
+    local size's first launch, its warm-up run before it says it is ready; the variant of the
+    second launch is lowered there. A program the caches held starts none."""
+    from xmux.runtime import compile_server
+
+    monkeypatch.setenv("XMUX_COMPILE_SERVER", "1")
+    monkeypatch.setenv("XMUX_CACHE_DIR", str(tmp_path))
+    compile_server.shutdown()
+    asked = []
+    monkeypatch.setattr(compile_server, "prestart",
+                        lambda w, _f=compile_server.prestart: asked.append(w) or _f(w))
+    text = f"// {tmp_path}\n{MATVEC}"  # a text no cache holds yet
+    k = xmux.compile(text)["rows"]
+    a, x, y = _matvec(6)
+    k(a, x, y, 37, global_size=N, local_size=8)
+    assert tiered.drain(timeout=120)
+    assert asked == ["xmux.targets.cpu:warm_up_server"]
+    server = compile_server._bg_server
+    assert server is not None and server.wait_ready(120)
+    k(a, x, y, 37, global_size=N, local_size=8)
+    assert tiered.drain(timeout=120) and compile_server._bg_server is server
+    k(a, x, y, 37, global_size=N, local_size=8)
+    assert k._launcher.variants.built[(8, 1, 1)] is not None
+    ref = (a.astype(np.float64) @ x.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-5)
+
+    again = xmux.compile(text)["rows"]  # the caches' program
+    again(a, x, y, 37, global_size=N, local_size=4)
+    assert tiered.drain(timeout=120) and len(asked) == 1
+
+
+def test_a_server_still_warming_up_is_killed_at_exit(monkeypatch):
+    """Closing a background server that has not said it is ready kills it: an exit does not
+    wait for its warm-up."""
+    from xmux.runtime import compile_server
+
+    monkeypatch.setenv("XMUX_COMPILE_SERVER", "1")
+    compile_server.shutdown()
+    compile_server.prestart("time:sleep")  # never ready: sleep() without an argument fails
+    server = compile_server._bg_server
+    assert server is not None
+    t = time.monotonic()
+    compile_server.shutdown()
+    assert server.proc.returncode is not None and time.monotonic() - t < 5
 
 
 @pytest.mark.parametrize("server", ["1", "0"])

@@ -39,6 +39,24 @@ def test_tuner_alternates_builds_lazily_and_keeps_the_faster() -> None:
     assert not t.sampling and t.chosen_entry == "narrow"
 
 
+def test_a_held_tuner_runs_its_first_build_until_ready_and_may_keep_only_the_built() -> None:
+    ready = [False]
+    t = tuning.BuildTuner([lambda: "wide", lambda: "narrow"])
+    t.build_first().hold(lambda: ready[0])
+    for _ in range(3):  # held: the first build, no samples
+        assert t.next_launch() == ("wide", False) and t.sampling
+    assert t._entries == ["wide", None]
+    ready[0] = True
+    assert t.next_launch() == ("wide", True)  # the round begins
+    t.record(1.0)
+    assert t.next_launch() == ("narrow", True)
+
+    t = tuning.BuildTuner([lambda: "wide", lambda: "narrow"], names=("512-bit", "256-bit"))
+    t.build_first().keep_built()  # the others' build failed
+    assert t.names == ["512-bit"] and not t.sampling and t.chosen_entry == "wide"
+    assert t.next_launch() == ("wide", False) and t.replay_until(None) == float("inf")
+
+
 def test_three_builds_go_forwards_then_backwards() -> None:
     t = tuning.BuildTuner([lambda: "a", lambda: "b", lambda: "c"], names=("a", "b", "c"))
     times = {"a": 3.0, "b": 2.0, "c": 1.0}

@@ -111,6 +111,7 @@ class CpuTarget:
         prog.tune = bool(options.tune)
         if options.specialize:
             prog._source = (build.source, build.passes, build.key, build.disk_cache)
+            prog._compiled_here = build.llvm_ir is not None  # not a cache hit
         if options.pipeline is None:  # a saved binary rebuilds variants with these
             prog._code_options = {f.name: getattr(options, f.name) for f in fields(options)
                                   if f.metadata["code"] and f.name != "pipeline"}
@@ -206,6 +207,9 @@ class Program(KernelTable, SpecConstantsAPI):
         #: local-size variants (runtime/launcher.py, LocalSizeVariants): (source text or
         #: ModuleOp, the pipeline or a function building it, cache key, disk cache)
         self._source: tuple[object, object, str | None, bool] | None = None
+        #: its code was compiled in this process (not a cache hit): its variants are not
+        #: cached either, so the background server is started at their first launch
+        self._compiled_here = False
         #: build a variant with two vector widths and keep the faster (runtime/tuning.py)
         self.tune = True
         #: the host code's kernel table (``mux.launch`` index -> kernel name): given by
@@ -325,9 +329,15 @@ class Program(KernelTable, SpecConstantsAPI):
         """How the launcher builds ``info``'s local-size variants (None: it builds none)."""
         if self._source is None:
             return None
-        _, _, base_key, use_cache = self._source
+        text, _, base_key, use_cache = self._source
+        prepare = None
+        if (isinstance(text, str) and self._compiled_here and self._target is not None
+                and self._code_options is not None):
+            # compiled here, not loaded from the caches (whose variants are likely cached
+            # too): its variants will be lowered by the background server
+            prepare = _prepare_variants
         return VariantSource(
-            lambda local: self._variant_ir(info, local), base_key or None, use_cache
+            lambda local: self._variant_ir(info, local), base_key or None, use_cache, prepare
         )
 
     def _variant_ir(self, info: KernelInfo, local: tuple[int, ...]) -> Lowered:
@@ -353,6 +363,50 @@ class Program(KernelTable, SpecConstantsAPI):
             if callable(pipeline):  # built lazily: a cache hit does not import the passes
                 pipeline = pipeline()
             return _lower_variant(text, pipeline, info.name, local)
+
+
+#: the warm-up's kernel: the shape of the bench's naive matmul (a loop carrying a value,
+#: loads and a store by global ids), so that most passes run once
+_WARM_UP_KERNEL = """
+func.func @warm_up(%n: index, %A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>)
+    attributes {mux.kernel = "entry_point"} {
+  %col = mux.get_global_id 0 : index
+  %row = mux.get_global_id 1 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %zero) -> (f32) {
+    %a = memref.load %A[%row, %k] : memref<?x?xf32>
+    %b = memref.load %B[%k, %col] : memref<?x?xf32>
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %s, %p : f32
+    scf.yield %t : f32
+  }
+  memref.store %acc, %C[%row, %col] : memref<?x?xf32>
+  func.return
+}
+"""
+
+
+def _prepare_variants() -> None:
+    """Start the background compile server, warmed up (``warm_up_server``), for the variants
+    a program compiled from text will ask for."""
+    from xmux.runtime import compile_server
+
+    compile_server.prestart("xmux.targets.cpu:warm_up_server")
+
+
+def warm_up_server() -> None:
+    """The background compile server's warm-up: LLVM set up and a small kernel lowered for
+    a local size, with the host target and the default options, so that a program's first
+    variant finds xDSL's imports and first-use caches ready."""
+    from xmux.runtime import jit
+
+    jit._target()
+    try:
+        lower_variant(_WARM_UP_KERNEL, CpuTarget(), {}, "warm_up", (8, 2, 1))
+    except Exception:  # noqa: BLE001, S110 - a warm-up only: the real build reports its errors
+        pass
 
 
 def lower_variant(text: str, target: CpuTarget, options: dict[str, object], kernel: str,

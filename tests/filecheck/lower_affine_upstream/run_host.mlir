@@ -1,3 +1,4 @@
+// REQUIRES: host-runs-target
 // RUN: xmux-run %s | filecheck %s
 // RUN: xmux-run --interpret %s | filecheck %s
 // Affine host code as a client leaves it before --lower-affine, run with upstream's

@@ -1,3 +1,4 @@
+// REQUIRES: host-runs-target
 // RUN: xmux-run %s | filecheck %s
 // RUN: xmux-run --interpret %s | filecheck %s
 // RUN: xmux-opt --print-debuginfo %s | filecheck %s --check-prefix=LOC
