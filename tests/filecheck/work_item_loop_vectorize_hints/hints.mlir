@@ -100,6 +100,36 @@ func.func @matmul(%n: index, %A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memre
   func.return
 }
 
+// The same without a local size (the generic code): the work-item loop inside the k loop
+// has an unknown trip count, so it cannot be unrolled; it gets one vector register of f32
+// (16 without a target). The loops before and after the k loop are left to LLVM.
+// CHECK-LABEL: func.func @matmul_generic
+// CHECK:           memref.store
+// CHECK-NEXT:    } {mux.work_item_loop}
+// CHECK:         scf.for
+// CHECK:             memref.store
+// CHECK-NEXT:      } {mux.work_item_loop, xmux.loop_vectorize_width = 16 : i64}
+// CHECK-NEXT:    }
+// CHECK:           memref.store
+// CHECK-NEXT:    } {mux.work_item_loop}
+func.func @matmul_generic(%n: index, %A: memref<?x?xf32>, %B: memref<?x?xf32>,
+                          %C: memref<?x?xf32>) attributes {mux.kernel = "entry_point"} {
+  %col = mux.get_global_id 0 : index
+  %row = mux.get_global_id 1 : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%s = %zero) -> (f32) {
+    %a = memref.load %A[%row, %k] : memref<?x?xf32>
+    %b = memref.load %B[%k, %col] : memref<?x?xf32>
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %s, %p : f32
+    scf.yield %t : f32
+  }
+  memref.store %acc, %C[%row, %col] : memref<?x?xf32>
+  func.return
+}
+
 // Left alone as LLVM could not vectorize them without runtime checks (a hinted loop it
 // cannot vectorize gets a warning on stderr): a stride-2 store, an address loaded from
 // memory, control flow in the body.
