@@ -192,7 +192,7 @@ def _launches(k, make_args, out_index, global_size, local_size, times=3):
 
 
 @pytest.mark.parametrize("factor", [0, 3, 4])
-@pytest.mark.parametrize("local", [(16, 16), (5, 3), (4, 7), (8, 1), (2, 9)])
+@pytest.mark.parametrize("local", [(16, 16), (5, 3), (4, 7), (8, 1), (2, 9), (37, 2)])
 def test_matmul(factor, local):
     rng = np.random.default_rng(sum(local) + factor)
     rows, cols, n = local[1] * 3, local[0] * 2, 37
