@@ -1031,7 +1031,7 @@ def cannot_run_here() -> str | None:
     ``XMUX_CPU`` names a model to build for "as on" another host; where that model's vector
     registers are wider than this host's (AVX-512 code on an AVX2 machine), its code would
     die of an illegal instruction at its first such instruction. Checked once per process
-    (launches and ``run_main`` ask before running anything)."""
+    (a kernel's first launch and ``host_symbols.call_host`` ask before running anything)."""
     if not _runs_here:
         model = env.cpu_model("XMUX_CPU")
         reason = None

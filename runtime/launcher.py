@@ -153,7 +153,7 @@ class VariantSource:
     cache_key: str | None
     disk_cache: bool
     #: run in the background at a size's first launch (its variant comes with the second):
-    #: gets the variant's builder ready (``CpuProgram._prepare_variants``)
+    #: gets the variant's builder ready (``targets/cpu.py:_prepare_variants``)
     prepare: Callable[[], None] | None = None
 
 

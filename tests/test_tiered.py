@@ -173,7 +173,7 @@ def test_a_failed_candidates_build_keeps_the_first_candidate(tiered_on, monkeypa
                       r"\(16, 1, 1\), its tuning candidates failed \(RuntimeError: no "
                       r"candidates today\); its launches keep running the candidates built"):
         k(a, x, y, 37, global_size=N, local_size=16)
-    assert tuner.names == tuner.names[:1] and not tuner.sampling  # the first, for good
+    assert len(tuner.names) == 1 and not tuner.sampling  # the first, for good
     k(a, x, y, 37, global_size=N, local_size=16)
     assert launcher.replay is not None and launcher.replay.entry is tuner._entries[0]
     np.testing.assert_array_equal(y, first)
